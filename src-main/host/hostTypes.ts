@@ -1,0 +1,27 @@
+import type { ApiResult, HostEvent } from '../../src-shared/contract/index.js';
+
+/** Which shell runs the Host; decides what a few methods can do (a native file dialog only in electron). */
+export type Shell = 'electron' | 'browser' | 'cli';
+
+export interface HostOptions {
+  /** The app's data folder: the SQLite file and everything else Homebody keeps. */
+  readonly dataDir: string;
+  readonly shell: Shell;
+  /** A GGUF file to load at start; otherwise the last model opened is loaded again, if any. */
+  readonly modelPath?: string;
+  /** The desktop shell's file dialog, for 'model.chooseFile'. */
+  readonly chooseModelFile?: () => Promise<string | null>;
+  /** better-sqlite3's addon built for Electron's ABI, when running inside Electron. */
+  readonly sqliteNativeBinding?: string;
+  readonly version?: string;
+}
+
+/**
+ * The Host as its transports see it: one entry point that validates a raw
+ * request on arrival and answers with a result value, and one event stream.
+ */
+export interface Host {
+  call(method: string, request: unknown): Promise<ApiResult<unknown>>;
+  subscribe(listener: (event: HostEvent) => void): () => void;
+  dispose(): Promise<void>;
+}

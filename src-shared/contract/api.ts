@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { TaskDetailSchema, TaskSummarySchema } from './chat.js';
+import { AppErrorSchema } from './errors.js';
+import { CatalogEntrySchema, ModelStateSchema } from './model.js';
+
+const Empty = z.object({}).strict();
+const Id = z.string().min(1).max(64);
+
+export const AppInfoSchema = z.object({
+  name: z.literal('Homebody'),
+  version: z.string(),
+  /** electron: the desktop shell; browser: `homebody serve`. */
+  shell: z.enum(['electron', 'browser']),
+  dataDir: z.string(),
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+
+/**
+ * The whole API the renderer may call, one entry per method, each with the
+ * schema of its request and of its result. Both transports (Electron IPC and
+ * browser mode's HTTP) carry exactly these, validated on arrival.
+ */
+export const apiSchemas = {
+  'app.info': { request: Empty, response: AppInfoSchema },
+  'model.state': { request: Empty, response: ModelStateSchema },
+  /** Loads a GGUF file, replacing the current model; resolves with the final state (ready or error). */
+  'model.open': { request: z.object({ path: z.string().min(1).max(4096) }).strict(), response: ModelStateSchema },
+  'model.catalog': { request: Empty, response: z.array(CatalogEntrySchema) },
+  /** The desktop shell's native file dialog; browser mode answers with an error and the UI shows a path field. */
+  'model.chooseFile': { request: Empty, response: z.object({ path: z.string().nullable() }) },
+  /** Adds the user's text to a task (a new one when taskId is null) and starts the reply; tokens arrive as events. */
+  'chat.send': {
+    request: z.object({ taskId: Id.nullable(), text: z.string().trim().min(1).max(100_000) }).strict(),
+    response: z.object({ taskId: Id, userMessageId: Id, assistantMessageId: Id }),
+  },
+  'chat.stop': { request: z.object({ taskId: Id }).strict(), response: z.object({ stopped: z.boolean() }) },
+  'tasks.list': {
+    request: z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    response: z.object({ tasks: z.array(TaskSummarySchema) }),
+  },
+  'tasks.get': { request: z.object({ taskId: Id }).strict(), response: TaskDetailSchema },
+} as const;
+
+export type ApiSchemas = typeof apiSchemas;
+export type ApiMethod = keyof ApiSchemas;
+export type ApiRequest<M extends ApiMethod> = z.input<ApiSchemas[M]['request']>;
+export type ApiResponse<M extends ApiMethod> = z.infer<ApiSchemas[M]['response']>;
+
+export const API_METHODS = Object.keys(apiSchemas) as ApiMethod[];
+
+export function isApiMethod(value: unknown): value is ApiMethod {
+  return typeof value === 'string' && Object.hasOwn(apiSchemas, value);
+}
+
+/** What every call returns on both transports: errors are values, never thrown across a process boundary. */
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: z.infer<typeof AppErrorSchema> };
+
+export function apiResultSchema<T extends z.ZodType>(value: T) {
+  return z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), value }),
+    z.object({ ok: z.literal(false), error: AppErrorSchema }),
+  ]);
+}
+
+/** The typed client both transports present to the renderer. */
+export type HomebodyApi = {
+  [M in ApiMethod]: (request: ApiRequest<M>) => Promise<ApiResponse<M>>;
+};

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+export const ChatStatsSchema = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  ttftMs: z.number().nonnegative().nullable(),
+  tokensPerSecond: z.number().nonnegative().nullable(),
+});
+export type ChatStats = z.infer<typeof ChatStatsSchema>;
+
+export const MessageRoleSchema = z.enum(['user', 'assistant']);
+export type MessageRole = z.infer<typeof MessageRoleSchema>;
+
+/**
+ * streaming: being generated now; complete: finished normally; stopped: the user stopped it;
+ * truncated: hit the length cap; interrupted: the app ended while it streamed; failed: an error ended it.
+ */
+export const MessageStateSchema = z.enum(['streaming', 'complete', 'stopped', 'truncated', 'interrupted', 'failed']);
+export type MessageState = z.infer<typeof MessageStateSchema>;
+
+export const MessageSchema = z.object({
+  id: z.string(),
+  taskId: z.string(),
+  seq: z.number().int().nonnegative(),
+  role: MessageRoleSchema,
+  text: z.string(),
+  /** The model's thought segments, kept apart from the reply. */
+  reasoning: z.string(),
+  state: MessageStateSchema,
+  createdAt: z.number().int(),
+  stats: ChatStatsSchema.nullable(),
+  error: z.string().nullable(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+export const TaskStatusSchema = z.enum(['idle', 'running', 'completed', 'stopped', 'failed']);
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+export const TaskSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: TaskStatusSchema,
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  messageCount: z.number().int().nonnegative(),
+});
+export type TaskSummary = z.infer<typeof TaskSummarySchema>;
+
+export const TaskDetailSchema = z.object({
+  task: TaskSummarySchema,
+  messages: z.array(MessageSchema),
+});
+export type TaskDetail = z.infer<typeof TaskDetailSchema>;

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** Every failure that crosses the contract carries one of these codes and a sentence a user can act on. */
+export const ErrorCodeSchema = z.enum([
+  'MODEL_NOT_FOUND',
+  'MODEL_UNREADABLE',
+  'MODEL_NOT_GGUF',
+  'MODEL_TRUNCATED',
+  'MODEL_UNSUPPORTED',
+  'MODEL_LOAD_FAILED',
+  'NO_MODEL',
+  'TASK_NOT_FOUND',
+  'TASK_BUSY',
+  'CONTEXT_OVERFLOW',
+  'INVALID_REQUEST',
+  'UNKNOWN_METHOD',
+  'STORE_ERROR',
+  'INTERNAL',
+]);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export const AppErrorSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+});
+export type AppError = z.infer<typeof AppErrorSchema>;
+
+/** An error thrown inside the Host that is meant to reach the caller as it is. */
+export class HomebodyError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'HomebodyError';
+    this.code = code;
+  }
+  toJSON(): AppError {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export function isHomebodyError(value: unknown): value is HomebodyError {
+  return value instanceof HomebodyError;
+}

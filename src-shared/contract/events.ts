@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { MessageSchema, TaskSummarySchema } from './chat.js';
+import { ModelStateSchema } from './model.js';
+
+/**
+ * Everything the Host pushes to the renderer. Token deltas carry only the new
+ * text, never the whole message, so a long reply costs the same per token.
+ */
+export const HostEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('model.state'), state: ModelStateSchema }),
+  z.object({ type: z.literal('task.updated'), task: TaskSummarySchema }),
+  z.object({ type: z.literal('message.created'), message: MessageSchema }),
+  z.object({
+    type: z.literal('message.delta'),
+    taskId: z.string(),
+    messageId: z.string(),
+    text: z.string(),
+    reasoning: z.string(),
+  }),
+  z.object({ type: z.literal('message.finished'), message: MessageSchema }),
+]);
+export type HostEvent = z.infer<typeof HostEventSchema>;
+export type HostEventType = HostEvent['type'];
+export type HostEventOf<T extends HostEventType> = Extract<HostEvent, { type: T }>;

@@ -1,0 +1,6 @@
+export * from './api.js';
+export * from './chat.js';
+export * from './errors.js';
+export * from './events.js';
+export * from './model.js';
+export * from './transport.js';
