@@ -106,7 +106,7 @@ function writeMetaValue(out: ByteBuilder, value: GgufMetaValue): void {
       for (let i = 0; i < value.value.length; i++) out.i32(value.value[i] ?? 0);
       return;
     default:
-      value satisfies never;
+      void (value satisfies never);
   }
 }
 

@@ -50,7 +50,7 @@ export function encodedSize(type: WritableGgmlType, count: number): number {
     case GgmlType.Q4_0:
       return (count / 32) * 18;
     default:
-      type satisfies never;
+      void (type satisfies never);
       throw new Error('unreachable');
   }
 }
@@ -102,7 +102,7 @@ export function encodeValues(type: WritableGgmlType, values: Float32Array): Uint
       }
       return out;
     default:
-      type satisfies never;
+      void (type satisfies never);
       throw new Error('unreachable');
   }
 }

@@ -1,0 +1,42 @@
+import type { ChatStats, ModelState } from '../../src-shared/contract/index.js';
+
+export interface ChatTurn {
+  readonly role: 'user' | 'assistant';
+  readonly text: string;
+}
+
+export interface GenerateOptions {
+  /** Earlier turns of the task, oldest first, without the new prompt. */
+  readonly history: readonly ChatTurn[];
+  readonly prompt: string;
+  readonly maxTokens: number;
+  readonly temperature: number;
+  readonly signal: AbortSignal;
+  readonly onText: (text: string) => void;
+  readonly onReasoning: (text: string) => void;
+}
+
+/** complete: the model ended its turn; maxTokens: the length cap ended it; aborted: the user stopped it. */
+export type GenerateStopReason = 'complete' | 'maxTokens' | 'aborted';
+
+export interface GenerateResult {
+  readonly text: string;
+  readonly reasoning: string;
+  readonly stopReason: GenerateStopReason;
+  readonly stats: ChatStats;
+  /** Prompt tokens evaluated for this reply; the rest came from the cached prefix. */
+  readonly evaluatedPromptTokens: number;
+}
+
+/**
+ * What the agent needs of a model runtime. The real one wraps node-llama-cpp;
+ * unit tests hand the agent a scripted one.
+ */
+export interface ChatEngine {
+  readonly state: ModelState;
+  onStateChange(listener: (state: ModelState) => void): () => void;
+  /** Loads a GGUF file, replacing (and first stopping) whatever runs now. Never throws: the result is a state. */
+  load(path: string): Promise<ModelState>;
+  generate(options: GenerateOptions): Promise<GenerateResult>;
+  dispose(): Promise<void>;
+}

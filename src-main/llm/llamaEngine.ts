@@ -1,0 +1,229 @@
+import {
+  getLlama,
+  type LlamaContextSequence,
+  LlamaChatSession,
+  LlamaLogLevel,
+  type ChatHistoryItem,
+  type Llama,
+  type LlamaContext,
+  type LlamaModel,
+} from 'node-llama-cpp';
+import { HomebodyError, type AppError, type ModelInfo, type ModelState } from '../../src-shared/contract/index.js';
+import type { EngineConfig } from './engineConfig.js';
+import type { ChatEngine, GenerateOptions, GenerateResult, GenerateStopReason } from './engineTypes.js';
+import { inspectGguf } from './gguf/ggufInspect.js';
+import { SerialQueue } from './serialQueue.js';
+import { SYNTHETIC_MODEL_KEY } from './synthetic/makeModel.js';
+
+interface Loaded {
+  readonly model: LlamaModel;
+  readonly context: LlamaContext;
+  /** The one sequence, kept across replies so the evaluated prefix (system prompt, earlier turns) is reused. */
+  readonly sequence: LlamaContextSequence;
+  readonly info: ModelInfo;
+}
+
+function toAppError(error: unknown, fallback: AppError['code'], path: string): AppError {
+  if (error instanceof HomebodyError) return error.toJSON();
+  const message = error instanceof Error ? error.message : String(error);
+  if (/unknown model architecture/i.test(message)) {
+    return { code: 'MODEL_UNSUPPORTED', message: `llama.cpp cannot run ${path}: ${message}` };
+  }
+  return { code: fallback, message: `Loading ${path} failed: ${message}` };
+}
+
+/**
+ * The model runtime around node-llama-cpp: one model and one context at a
+ * time, loaded, replaced and disposed under one queue (as node-llama-cpp's
+ * Electron template does), with state kept as a value for the UI rather than
+ * thrown across processes.
+ */
+export class LlamaEngine implements ChatEngine {
+  private llama: Promise<Llama> | undefined;
+  private loaded: Loaded | undefined;
+  private current: ModelState = { status: 'none' };
+  private readonly listeners = new Set<(state: ModelState) => void>();
+  private readonly queue = new SerialQueue();
+  private activeGeneration: AbortController | undefined;
+
+  constructor(private readonly config: EngineConfig) {}
+
+  get state(): ModelState {
+    return this.current;
+  }
+
+  onStateChange(listener: (state: ModelState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private setState(state: ModelState): void {
+    this.current = state;
+    for (const listener of this.listeners) listener(state);
+  }
+
+  private getLlama(): Promise<Llama> {
+    this.llama ??= getLlama({
+      gpu: this.config.gpu,
+      maxThreads: this.config.threads,
+      // A missing prebuilt binary must be an error, never a silent attempt to download and compile llama.cpp.
+      build: 'never',
+      logLevel: LlamaLogLevel.error,
+    });
+    return this.llama;
+  }
+
+  load(path: string): Promise<ModelState> {
+    // Replacing the model stops a reply in progress rather than waiting for its end.
+    this.activeGeneration?.abort(new HomebodyError('MODEL_LOAD_FAILED', 'the model is being replaced'));
+    return this.queue.run(async () => {
+      await this.unload();
+      this.setState({ status: 'loading', path, progress: 0 });
+      try {
+        const summary = inspectGguf(path);
+        const llama = await this.getLlama();
+        let reported = 0;
+        const model = await llama.loadModel({
+          modelPath: path,
+          onLoadProgress: (progress) => {
+            // Progress arrives per tensor; a percent step is enough for a progress bar.
+            if (progress - reported >= 0.01 || progress === 1) {
+              reported = progress;
+              this.setState({ status: 'loading', path, progress });
+            }
+          },
+        });
+        let context: LlamaContext;
+        try {
+          context = await model.createContext({
+            contextSize: Math.min(this.config.contextSize, model.trainContextSize),
+            threads: this.config.threads,
+            sequences: 1,
+          });
+        } catch (error) {
+          await model.dispose();
+          throw error;
+        }
+        const info: ModelInfo = {
+          path,
+          name: summary.name ?? path.split(/[\\/]/).pop() ?? path,
+          architecture: summary.architecture,
+          sizeBytes: summary.fileBytes,
+          contextSize: context.contextSize,
+          trainContextSize: model.trainContextSize,
+          synthetic: summary.metadata.get(SYNTHETIC_MODEL_KEY) === true,
+          gpu: llama.gpu === false ? 'cpu' : llama.gpu,
+        };
+        this.loaded = { model, context, sequence: context.getSequence(), info };
+        this.setState({ status: 'ready', info });
+      } catch (error) {
+        this.setState({ status: 'error', path, error: toAppError(error, 'MODEL_LOAD_FAILED', path) });
+      }
+      return this.current;
+    });
+  }
+
+  generate(options: GenerateOptions): Promise<GenerateResult> {
+    return this.queue.run(async () => {
+      const loaded = this.loaded;
+      if (!loaded) throw new HomebodyError('NO_MODEL', 'No model is loaded. Open a GGUF model first.');
+      const promptTokens = loaded.model.tokenize(options.prompt).length;
+      if (promptTokens > loaded.context.contextSize / 2) {
+        throw new HomebodyError(
+          'CONTEXT_OVERFLOW',
+          `The message is ${promptTokens} tokens long; this model's context holds ${loaded.context.contextSize}, and a message may use at most half of it. Shorten it or split it.`,
+        );
+      }
+      const controller = new AbortController();
+      this.activeGeneration = controller;
+      const abort = () => controller.abort();
+      if (options.signal.aborted) abort();
+      options.signal.addEventListener('abort', abort, { once: true });
+
+      const sequence = loaded.sequence;
+      const session = new LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
+      try {
+        session.setChatHistory(this.chatHistory(options));
+        const meterBefore = sequence.tokenMeter.getState();
+        const started = performance.now();
+        let firstChunkAt: number | undefined;
+        let text = '';
+        let reasoning = '';
+        let stopReason: GenerateStopReason = 'aborted';
+        try {
+          const result = await session.promptWithMeta(options.prompt, {
+            maxTokens: options.maxTokens,
+            temperature: options.temperature,
+            signal: controller.signal,
+            stopOnAbortSignal: true,
+            onResponseChunk: (chunk) => {
+              firstChunkAt ??= performance.now();
+              if (chunk.type === undefined) {
+                text += chunk.text;
+                options.onText(chunk.text);
+              } else if (chunk.segmentType === 'thought') {
+                reasoning += chunk.text;
+                options.onReasoning(chunk.text);
+              }
+            },
+          });
+          stopReason =
+            result.stopReason === 'maxTokens' ? 'maxTokens' : result.stopReason === 'abort' ? 'aborted' : 'complete';
+        } catch (error) {
+          // An abort before the first token rejects instead of returning; it is still a stop, not a failure.
+          if (!controller.signal.aborted) throw error;
+        }
+        const ended = performance.now();
+        const used = sequence.tokenMeter.diff(meterBefore);
+        const decodeSeconds = firstChunkAt === undefined ? 0 : (ended - firstChunkAt) / 1000;
+        return {
+          text,
+          reasoning,
+          stopReason,
+          evaluatedPromptTokens: used.usedInputTokens,
+          stats: {
+            // The whole prompt as the model saw it, cached prefix included (the context holds prompt + reply).
+            promptTokens: Math.max(0, sequence.nextTokenIndex - used.usedOutputTokens),
+            completionTokens: used.usedOutputTokens,
+            ttftMs: firstChunkAt === undefined ? null : firstChunkAt - started,
+            tokensPerSecond:
+              used.usedOutputTokens > 1 && decodeSeconds > 0 ? (used.usedOutputTokens - 1) / decodeSeconds : null,
+          },
+        };
+      } finally {
+        options.signal.removeEventListener('abort', abort);
+        if (this.activeGeneration === controller) this.activeGeneration = undefined;
+        session.dispose({ disposeSequence: false });
+      }
+    });
+  }
+
+  private chatHistory(options: GenerateOptions): ChatHistoryItem[] {
+    return [
+      { type: 'system', text: this.config.systemPrompt },
+      ...options.history.map(
+        (turn): ChatHistoryItem =>
+          turn.role === 'user' ? { type: 'user', text: turn.text } : { type: 'model', response: [turn.text] },
+      ),
+    ];
+  }
+
+  private async unload(): Promise<void> {
+    const loaded = this.loaded;
+    this.loaded = undefined;
+    if (!loaded) return;
+    await loaded.context.dispose();
+    await loaded.model.dispose();
+  }
+
+  dispose(): Promise<void> {
+    this.activeGeneration?.abort();
+    return this.queue.run(async () => {
+      await this.unload();
+      const llama = await this.llama;
+      this.llama = undefined;
+      await llama?.dispose();
+      this.setState({ status: 'none' });
+    });
+  }
+}

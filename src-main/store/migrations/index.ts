@@ -1,0 +1,7 @@
+import { migration001 } from './001_initial.js';
+import type { Migration } from './migration.js';
+
+/** Every migration, in order. A new schema change is a new file appended here, never an edit of an old one. */
+export const MIGRATIONS: readonly Migration[] = [migration001];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,54 @@
+import type { TaskStatus, TaskSummary } from '../../../src-shared/contract/index.js';
+import type { Db } from '../db.js';
+
+interface TaskRow {
+  id: string;
+  title: string;
+  status: TaskStatus;
+  created_at: number;
+  updated_at: number;
+  message_count: number;
+}
+
+const toTask = (row: TaskRow): TaskSummary => ({
+  id: row.id,
+  title: row.title,
+  status: row.status,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  messageCount: row.message_count,
+});
+
+const SELECT = `SELECT t.id, t.title, t.status, t.created_at, t.updated_at,
+  (SELECT count(*) FROM messages m WHERE m.task_id = t.id) AS message_count FROM tasks t`;
+
+export function createTasksRepo(db: Db) {
+  const insert = db.prepare<[string, string, TaskStatus, number, number]>(
+    'INSERT INTO tasks (id, title, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const setStatus = db.prepare<[TaskStatus, number, string]>('UPDATE tasks SET status = ?, updated_at = ? WHERE id = ?');
+  const byId = db.prepare<[string], TaskRow>(`${SELECT} WHERE t.id = ?`);
+  const newest = db.prepare<[number], TaskRow>(`${SELECT} ORDER BY t.updated_at DESC, t.id LIMIT ?`);
+  const running = db.prepare<[], { id: string }>(`SELECT id FROM tasks WHERE status = 'running'`);
+
+  return {
+    create(task: { id: string; title: string; now: number }): void {
+      insert.run(task.id, task.title, 'idle', task.now, task.now);
+    },
+    setStatus(id: string, status: TaskStatus, now: number): void {
+      setStatus.run(status, now, id);
+    },
+    get(id: string): TaskSummary | undefined {
+      const row = byId.get(id);
+      return row ? toTask(row) : undefined;
+    },
+    /** Newest first: the order of the sidebar. */
+    list(limit: number): TaskSummary[] {
+      return newest.all(limit).map(toTask);
+    },
+    runningIds(): string[] {
+      return running.all().map((r) => r.id);
+    },
+  };
+}
+export type TasksRepo = ReturnType<typeof createTasksRepo>;
