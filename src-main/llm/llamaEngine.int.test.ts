@@ -62,7 +62,13 @@ describe('LlamaEngine on a generated model', () => {
   it('reuses the evaluated prefix when a task continues', async () => {
     const first = await engine.generate(request({ prompt: 'First question' }));
     const next = await engine.generate(
-      request({ history: [{ role: 'user', text: 'First question' }, { role: 'assistant', text: first.text }], prompt: 'And then?' }),
+      request({
+        history: [
+          { role: 'user', text: 'First question' },
+          { role: 'assistant', text: first.text },
+        ],
+        prompt: 'And then?',
+      }),
     );
     // The prompt grew, but only the new turn was evaluated: the system prompt and first exchange came from the cache.
     expect(next.stats.promptTokens).toBeGreaterThan(first.stats.promptTokens);

@@ -201,9 +201,8 @@ export class LlamaEngine implements ChatEngine {
   private chatHistory(options: GenerateOptions): ChatHistoryItem[] {
     return [
       { type: 'system', text: this.config.systemPrompt },
-      ...options.history.map(
-        (turn): ChatHistoryItem =>
-          turn.role === 'user' ? { type: 'user', text: turn.text } : { type: 'model', response: [turn.text] },
+      ...options.history.map((turn): ChatHistoryItem =>
+        turn.role === 'user' ? { type: 'user', text: turn.text } : { type: 'model', response: [turn.text] },
       ),
     ];
   }

@@ -19,7 +19,14 @@ describe('store repositories', () => {
     const store = openStore(':memory:');
     store.tasks.create({ id: 't', title: 't', now: 1 });
     const user = store.messages.insert({ id: 'u', taskId: 't', role: 'user', text: 'hi', state: 'complete', now: 1 });
-    const reply = store.messages.insert({ id: 'r', taskId: 't', role: 'assistant', text: '', state: 'streaming', now: 2 });
+    const reply = store.messages.insert({
+      id: 'r',
+      taskId: 't',
+      role: 'assistant',
+      text: '',
+      state: 'streaming',
+      now: 2,
+    });
     expect([user.seq, reply.seq]).toEqual([0, 1]);
     store.messages.append('r', 'Hel', '');
     store.messages.append('r', 'lo', 'thinking');

@@ -1,4 +1,13 @@
-import { copyFileSync, mkdirSync, mkdtempSync, openSync, closeSync, ftruncateSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  ftruncateSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
@@ -30,7 +39,9 @@ describe('inspectGguf', () => {
   });
 
   it('names a missing file', () => {
-    expect(codeOf(() => inspectGguf(join(dir, 'nope.gguf')))).toMatch(/^MODEL_NOT_FOUND: No model file at .*nope\.gguf/);
+    expect(codeOf(() => inspectGguf(join(dir, 'nope.gguf')))).toMatch(
+      /^MODEL_NOT_FOUND: No model file at .*nope\.gguf/,
+    );
   });
 
   it('names a folder', () => {

@@ -1,6 +1,13 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { HomebodyError } from '../../../src-shared/contract/index.js';
-import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GGUF_VERSION, GgufValueType, alignUp, tensorByteSize } from './ggufFormat.js';
+import {
+  GGUF_DEFAULT_ALIGNMENT,
+  GGUF_MAGIC,
+  GGUF_VERSION,
+  GgufValueType,
+  alignUp,
+  tensorByteSize,
+} from './ggufFormat.js';
 
 export interface GgufSummary {
   readonly path: string;
@@ -177,7 +184,10 @@ export function inspectGguf(path: string): GgufSummary {
     }
     const version = r.u32();
     if (version !== 2 && version !== GGUF_VERSION) {
-      throw new HomebodyError('MODEL_UNSUPPORTED', `${path} uses GGUF version ${version}; Homebody reads versions 2 and 3.`);
+      throw new HomebodyError(
+        'MODEL_UNSUPPORTED',
+        `${path} uses GGUF version ${version}; Homebody reads versions 2 and 3.`,
+      );
     }
     const tensorCount = r.u64();
     const kvCount = r.u64();
@@ -225,7 +235,10 @@ export function inspectGguf(path: string): GgufSummary {
     if (error instanceof HomebodyError) throw error;
     if (error instanceof TruncatedError) throw truncated(path, size, undefined);
     if (error instanceof MalformedError) {
-      throw new HomebodyError('MODEL_NOT_GGUF', `${path} starts like a GGUF file but its header is malformed (${error.message}).`);
+      throw new HomebodyError(
+        'MODEL_NOT_GGUF',
+        `${path} starts like a GGUF file but its header is malformed (${error.message}).`,
+      );
     }
     throw new HomebodyError('MODEL_UNREADABLE', `Cannot read ${path}: ${(error as Error).message}`, { cause: error });
   } finally {

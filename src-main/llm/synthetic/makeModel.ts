@@ -95,7 +95,10 @@ export function makeModel(options: MakeModelOptions): { path: string; bytes: num
   const u32 = (value: number): GgufMetaValue => ({ type: 'u32', value });
   const metadata: Array<readonly [string, GgufMetaValue]> = [
     ['general.architecture', { type: 'string', value: arch }],
-    ['general.name', { type: 'string', value: `Homebody synthetic ${options.preset} ${options.quant} (random weights)` }],
+    [
+      'general.name',
+      { type: 'string', value: `Homebody synthetic ${options.preset} ${options.quant} (random weights)` },
+    ],
     ['general.file_type', u32(FILE_TYPE[options.quant])],
     ['general.quantization_version', u32(2)],
     [SYNTHETIC_MODEL_KEY, { type: 'bool', value: true }],

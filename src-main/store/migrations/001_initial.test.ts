@@ -20,9 +20,15 @@ describe('migration 001 (initial)', () => {
     expect(() => db.prepare(`INSERT INTO tasks VALUES ('t2', 'title', 'bogus', 1, 1)`).run()).toThrow(/CHECK/);
     expect(() => db.prepare(`INSERT INTO tasks VALUES ('t3', 'title', 'idle', 'soon', 1)`).run()).toThrow();
     expect(() =>
-      db.prepare(`INSERT INTO messages (id, task_id, seq, role, text, state, created_at) VALUES ('m', 'nope', 0, 'user', '', 'complete', 1)`).run(),
+      db
+        .prepare(
+          `INSERT INTO messages (id, task_id, seq, role, text, state, created_at) VALUES ('m', 'nope', 0, 'user', '', 'complete', 1)`,
+        )
+        .run(),
     ).toThrow(/FOREIGN KEY/);
-    db.prepare(`INSERT INTO messages (id, task_id, seq, role, text, state, created_at) VALUES ('m', 't1', 0, 'user', 'hi', 'complete', 1)`).run();
+    db.prepare(
+      `INSERT INTO messages (id, task_id, seq, role, text, state, created_at) VALUES ('m', 't1', 0, 'user', 'hi', 'complete', 1)`,
+    ).run();
     db.prepare(`DELETE FROM tasks WHERE id = 't1'`).run();
     expect(db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 0 });
   });

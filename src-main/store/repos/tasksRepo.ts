@@ -26,7 +26,9 @@ export function createTasksRepo(db: Db) {
   const insert = db.prepare<[string, string, TaskStatus, number, number]>(
     'INSERT INTO tasks (id, title, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
   );
-  const setStatus = db.prepare<[TaskStatus, number, string]>('UPDATE tasks SET status = ?, updated_at = ? WHERE id = ?');
+  const setStatus = db.prepare<[TaskStatus, number, string]>(
+    'UPDATE tasks SET status = ?, updated_at = ? WHERE id = ?',
+  );
   const byId = db.prepare<[string], TaskRow>(`${SELECT} WHERE t.id = ?`);
   const newest = db.prepare<[number], TaskRow>(`${SELECT} ORDER BY t.updated_at DESC, t.id LIMIT ?`);
   const running = db.prepare<[], { id: string }>(`SELECT id FROM tasks WHERE status = 'running'`);

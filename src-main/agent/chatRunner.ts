@@ -1,0 +1,211 @@
+import {
+  HomebodyError,
+  type HostEvent,
+  type Message,
+  type MessageState,
+  type TaskStatus,
+} from '../../src-shared/contract/index.js';
+import type { ChatEngine, ChatTurn, GenerateResult } from '../llm/engineTypes.js';
+import type { Store } from '../store/store.js';
+
+export interface ChatRunnerDeps {
+  readonly engine: ChatEngine;
+  readonly store: Store;
+  readonly emit: (event: HostEvent) => void;
+  readonly now?: () => number;
+  readonly newId?: () => string;
+  /** How often streamed text is written to the database; a crash loses at most this much of a reply. */
+  readonly persistEveryMs?: number;
+}
+
+export interface ReplyOptions {
+  readonly maxTokens: number;
+  readonly temperature: number;
+}
+
+export interface SentMessage {
+  readonly taskId: string;
+  readonly userMessageId: string;
+  readonly assistantMessageId: string;
+  /** Settles with the final assistant message (complete, stopped, truncated or failed); never rejects. */
+  readonly done: Promise<Message>;
+}
+
+/** A reply longer than this is cut, so a model that never stops cannot run forever. */
+export const DEFAULT_MAX_TOKENS = 1024;
+export const DEFAULT_TEMPERATURE = 0.7;
+
+const TITLE_LENGTH = 60;
+
+export function titleFrom(text: string): string {
+  const line = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : line;
+}
+
+/** The turns a new reply sees: every user turn, and every assistant turn that produced text. */
+export function historyOf(messages: readonly Message[]): ChatTurn[] {
+  return messages.filter((m) => m.role === 'user' || m.text.length > 0).map((m) => ({ role: m.role, text: m.text }));
+}
+
+const OUTCOME: Record<GenerateResult['stopReason'], { message: MessageState; task: TaskStatus }> = {
+  complete: { message: 'complete', task: 'completed' },
+  maxTokens: { message: 'truncated', task: 'completed' },
+  aborted: { message: 'stopped', task: 'stopped' },
+};
+
+/**
+ * One turn of a task: saves the user's message, streams the model's reply as
+ * events, writes the reply to the store as it grows, and records how it ended.
+ * One reply runs at a time (the engine has one sequence).
+ */
+export class ChatRunner {
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<Message> }>();
+  private readonly now: () => number;
+  private readonly newId: () => string;
+  private readonly persistEveryMs: number;
+
+  constructor(private readonly deps: ChatRunnerDeps) {
+    this.now = deps.now ?? Date.now;
+    this.newId = deps.newId ?? (() => crypto.randomUUID());
+    this.persistEveryMs = deps.persistEveryMs ?? 200;
+  }
+
+  /** After a crash: replies left streaming are kept and marked interrupted; their tasks are marked stopped. */
+  recoverAfterCrash(): void {
+    const { store } = this.deps;
+    store.transaction(() => {
+      store.messages.markStreamingInterrupted();
+      for (const id of store.tasks.runningIds()) store.tasks.setStatus(id, 'stopped', this.now());
+    });
+  }
+
+  isRunning(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
+
+  send(taskId: string | null, text: string, options: ReplyOptions): SentMessage {
+    const { engine, store, emit } = this.deps;
+    const state = engine.state;
+    if (state.status === 'loading')
+      throw new HomebodyError('NO_MODEL', 'The model is still loading; try again in a moment.');
+    if (state.status !== 'ready') throw new HomebodyError('NO_MODEL', 'No model is loaded. Open a GGUF model first.');
+    if (this.running.size > 0) {
+      throw new HomebodyError(
+        'TASK_BUSY',
+        'Homebody is still writing another reply. Stop it or wait for it to finish.',
+      );
+    }
+
+    const now = this.now();
+    const { id, history, user, reply } = store.transaction(() => {
+      let id = taskId;
+      if (id === null) {
+        id = this.newId();
+        store.tasks.create({ id, title: titleFrom(text), now });
+      } else if (!store.tasks.get(id)) {
+        throw new HomebodyError('TASK_NOT_FOUND', `There is no task ${id}; it may have been deleted.`);
+      }
+      const history = historyOf(store.messages.listForTask(id));
+      const user = store.messages.insert({ id: this.newId(), taskId: id, role: 'user', text, state: 'complete', now });
+      const reply = store.messages.insert({
+        id: this.newId(),
+        taskId: id,
+        role: 'assistant',
+        text: '',
+        state: 'streaming',
+        now,
+      });
+      store.tasks.setStatus(id, 'running', now);
+      return { id, history, user, reply };
+    });
+    this.emitTask(id);
+    emit({ type: 'message.created', message: user });
+    emit({ type: 'message.created', message: reply });
+
+    const controller = new AbortController();
+    const done = this.stream(id, reply.id, history, text, options, controller.signal).finally(() =>
+      this.running.delete(id),
+    );
+    this.running.set(id, { controller, done });
+    return { taskId: id, userMessageId: user.id, assistantMessageId: reply.id, done };
+  }
+
+  /** The final message of the task's running reply, or undefined when none runs. */
+  whenDone(taskId: string): Promise<Message | undefined> {
+    return this.running.get(taskId)?.done ?? Promise.resolve(undefined);
+  }
+
+  /** Stops the task's reply; resolves once it has been recorded. */
+  async stop(taskId: string): Promise<boolean> {
+    const run = this.running.get(taskId);
+    if (!run) return false;
+    run.controller.abort();
+    await run.done;
+    return true;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((id) => this.stop(id)));
+  }
+
+  private async stream(
+    taskId: string,
+    messageId: string,
+    history: ChatTurn[],
+    prompt: string,
+    options: ReplyOptions,
+    signal: AbortSignal,
+  ): Promise<Message> {
+    const { engine, store, emit } = this.deps;
+    let pendingText = '';
+    let pendingReasoning = '';
+    let lastWrite = this.now();
+    const persist = () => {
+      if (!pendingText && !pendingReasoning) return;
+      store.messages.append(messageId, pendingText, pendingReasoning);
+      pendingText = '';
+      pendingReasoning = '';
+      lastWrite = this.now();
+    };
+    const delta = (text: string, reasoning: string) => {
+      pendingText += text;
+      pendingReasoning += reasoning;
+      emit({ type: 'message.delta', taskId, messageId, text, reasoning });
+      if (this.now() - lastWrite >= this.persistEveryMs) persist();
+    };
+
+    let final: Message;
+    try {
+      const result = await engine.generate({
+        history,
+        prompt,
+        maxTokens: options.maxTokens,
+        temperature: options.temperature,
+        signal,
+        onText: (text) => delta(text, ''),
+        onReasoning: (reasoning) => delta('', reasoning),
+      });
+      const outcome = OUTCOME[result.stopReason];
+      final = store.transaction(() => {
+        persist();
+        store.tasks.setStatus(taskId, outcome.task, this.now());
+        return store.messages.finish(messageId, outcome.message, result.stats, null);
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      final = store.transaction(() => {
+        persist();
+        store.tasks.setStatus(taskId, 'failed', this.now());
+        return store.messages.finish(messageId, 'failed', null, message);
+      });
+    }
+    emit({ type: 'message.finished', message: final });
+    this.emitTask(taskId);
+    return final;
+  }
+
+  private emitTask(taskId: string): void {
+    const task = this.deps.store.tasks.get(taskId);
+    if (task) this.deps.emit({ type: 'task.updated', task });
+  }
+}

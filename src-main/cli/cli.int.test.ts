@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+import { inspectGguf } from '../llm/gguf/ggufInspect.js';
+import { openStore } from '../store/store.js';
+import type { RunJson } from './runCommand.js';
+
+const exec = promisify(execFile);
+const root = resolve(import.meta.dirname, '..', '..');
+const model = inject('tinyModelPath');
+
+/** Runs the real CLI in its own process, as `npm run homebody -- ...` does. */
+async function homebody(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(join(root, 'node_modules', '.bin', 'tsx'), ['src-main/cli/main.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, HOMEBODY_GPU: 'cpu' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('homebody CLI', () => {
+  it('run --json answers with the task, its messages and stats, and saves the task in the data folder', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hb-cli-'));
+    const result = await homebody('run', '--model', model, '--data-dir', dataDir, '--max-tokens', '8', '--json', 'Hello', 'there');
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout) as RunJson;
+    expect(Object.keys(out)).toEqual(['taskId', 'messages', 'stats', 'state']);
+    expect(out.messages[0]).toEqual({ role: 'user', text: 'Hello there' });
+    expect(out.messages[1]?.role).toBe('assistant');
+    expect(out.messages[1]?.text.length).toBeGreaterThan(0);
+    expect(out.state).toBe('truncated');
+    expect(out.stats).toMatchObject({ completionTokens: 8 });
+    expect(out.stats?.promptTokens).toBeGreaterThan(0);
+    expect(out.stats?.ttftMs).toBeGreaterThan(0);
+    expect(out.stats?.tokensPerSecond).toBeGreaterThan(0);
+
+    const store = openStore(dataDir);
+    expect(store.tasks.get(out.taskId)).toMatchObject({ title: 'Hello there', status: 'completed', messageCount: 2 });
+    expect(store.messages.listForTask(out.taskId).map((m) => m.text)).toEqual(out.messages.map((m) => m.text));
+    store.close();
+
+    const next = await homebody('run', '--model', model, '--data-dir', dataDir, '--max-tokens', '4', '--task', out.taskId, '--json', 'More');
+    expect((JSON.parse(next.stdout) as RunJson).messages).toHaveLength(4);
+  });
+
+  it('run streams plain text and reports specific errors with exit codes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hb-cli-'));
+    const plain = await homebody('run', '--model', model, '--data-dir', dataDir, '--max-tokens', '6', 'Hi');
+    expect(plain.code).toBe(0);
+    expect(plain.stdout.trim().length).toBeGreaterThan(0);
+    expect(plain.stderr).toMatch(/\[truncated\] 6 tokens, [\d.]+ tokens\/s/);
+
+    const notGguf = join(dataDir, 'notes.gguf');
+    writeFileSync(notGguf, 'plain text');
+    const bad = await homebody('run', '--model', notGguf, '--data-dir', dataDir, 'Hi');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/is not a GGUF model file/);
+
+    const usage = await homebody('run', '--model', model, '--max-tokens', 'lots', 'Hi');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/--max-tokens must be a whole number/);
+  });
+
+  it('make-model writes a qwen3 GGUF that the validator accepts', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'hb-make-')), 'tiny-q4.gguf');
+    const result = await homebody('make-model', '--preset', 'tiny', '--quant', 'q4_0', '--seed', '7', '--out', out);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Random weights: for tests and benchmarks only/);
+    const summary = inspectGguf(out);
+    expect(summary).toMatchObject({ architecture: 'qwen3', fileBytes: expect.any(Number) });
+    expect(summary.metadata.get('general.file_type')).toBe(2);
+    const wrong = await homebody('make-model', '--preset', 'huge', '--quant', 'q4_0', '--out', out);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--preset must be one of tiny, qwen3-0.6b/);
+  });
+});

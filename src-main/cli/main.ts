@@ -1,0 +1,51 @@
+import { HomebodyError } from '../../src-shared/contract/index.js';
+import { UsageError } from './args.js';
+import { MAKE_MODEL_USAGE, makeModelCommand } from './makeModelCommand.js';
+import { RUN_USAGE, runCommand } from './runCommand.js';
+import { SERVE_USAGE, serveCommand } from './serveCommand.js';
+
+const USAGE = `Homebody: a private assistant that runs on your computer.
+
+Usage:
+  ${RUN_USAGE.replaceAll('\n', '\n  ')}
+
+  ${SERVE_USAGE.replaceAll('\n', '\n  ')}
+
+  ${MAKE_MODEL_USAGE.replaceAll('\n', '\n  ')}
+
+--data-dir (or HOMEBODY_DATA_DIR) sets the data folder for every command.`;
+
+const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
+  run: runCommand,
+  serve: serveCommand,
+  'make-model': makeModelCommand,
+};
+
+/** The headless Homebody: the same Host as the app, without a window. */
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    console.error(`homebody: unknown command "${command}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await run(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`homebody ${command}: ${error.message}\nRun "homebody help" for usage.`);
+      return 2;
+    }
+    if (error instanceof HomebodyError) {
+      console.error(`homebody: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,44 @@
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { MODEL_PRESETS, QUANTS, makeModel, type ModelPreset, type QuantName } from '../llm/synthetic/makeModel.js';
+import { UsageError, intOption, usageErrors } from './args.js';
+
+export const MAKE_MODEL_USAGE = `homebody make-model --preset tiny|qwen3-0.6b --quant f32|f16|q8_0|q4_0 --seed N --out FILE
+  Writes a GGUF model (architecture qwen3) with seeded random weights and the real Qwen3 tokenizer and
+  chat template, for tests and benchmarks. Its replies are noise: it is never an assistant.`;
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], name: string): T {
+  if (value === undefined) throw new UsageError(`--${name} is required (${allowed.join(', ')})`);
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, not "${value}"`);
+  }
+  return value as T;
+}
+
+export function makeModelCommand(args: string[]): number {
+  const { values } = usageErrors(() =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        preset: { type: 'string' },
+        quant: { type: 'string' },
+        seed: { type: 'string' },
+        out: { type: 'string' },
+      },
+    }),
+  );
+  const preset = oneOf<ModelPreset>(values.preset, Object.keys(MODEL_PRESETS) as ModelPreset[], 'preset');
+  const quant = oneOf<QuantName>(values.quant, Object.keys(QUANTS) as QuantName[], 'quant');
+  const seed = intOption(values.seed, 'seed', 0, 2 ** 32 - 1) ?? 1;
+  if (!values.out) throw new UsageError('--out FILE is required');
+  const out = resolve(values.out);
+  const started = Date.now();
+  const { bytes, shape } = makeModel({ preset, quant, seed, out });
+  console.log(
+    `Wrote ${out} (${(bytes / 1e6).toFixed(1)} MB, qwen3 ${preset} ${quant}, ${shape.layers} layers, hidden ${shape.hidden}, seed ${seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
+  console.log('Random weights: for tests and benchmarks only; its replies are noise.');
+  return 0;
+}

@@ -1,0 +1,104 @@
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import type { ChatStats, Message } from '../../src-shared/contract/index.js';
+import { DEFAULT_MAX_TOKENS } from '../agent/chatRunner.js';
+import { createHost } from '../host/createHost.js';
+import { defaultDataDir } from '../util/dataDir.js';
+import { UsageError, intOption, numberOption, usageErrors } from './args.js';
+
+export const RUN_USAGE = `homebody run --model FILE [--data-dir DIR] [--max-tokens N] [--temperature T] [--task ID] [--json] "prompt"
+  Loads the model, answers the prompt (streamed to stdout) and saves the task in the data folder.
+  --json prints one object: {"taskId","messages":[{"role","text"}],"stats":{...},"state"}.
+  --task continues an earlier task. Default length cap: ${DEFAULT_MAX_TOKENS} tokens.`;
+
+export interface RunJson {
+  taskId: string;
+  messages: Array<{ role: Message['role']; text: string }>;
+  stats: ChatStats | null;
+  state: Message['state'];
+}
+
+export async function runCommand(args: string[]): Promise<number> {
+  const { values, positionals } = usageErrors(() =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        model: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        temperature: { type: 'string' },
+        task: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    }),
+  );
+  if (!values.model) throw new UsageError('--model FILE is required');
+  const prompt = positionals.join(' ').trim();
+  if (!prompt) throw new UsageError('a prompt is required, e.g. homebody run --model m.gguf "Hello"');
+  const maxTokens = intOption(values['max-tokens'], 'max-tokens', 1, 1_000_000) ?? DEFAULT_MAX_TOKENS;
+  const temperature = numberOption(values.temperature, 'temperature', 0, 2);
+  const json = values.json;
+
+  const host = await createHost({
+    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    shell: 'cli',
+    loadModelOnStart: false,
+    reply: { maxTokens, ...(temperature === undefined ? {} : { temperature }) },
+  });
+  let reported = -1;
+  const offProgress = host.subscribe((event) => {
+    if (event.type !== 'model.state' || event.state.status !== 'loading' || !process.stderr.isTTY) return;
+    const percent = Math.floor(event.state.progress * 10) * 10;
+    if (percent !== reported) process.stderr.write(`\rLoading model… ${(reported = percent)}%`);
+  });
+  try {
+    const state = await host.invoke('model.open', { path: resolve(values.model) });
+    offProgress();
+    if (process.stderr.isTTY && reported >= 0) process.stderr.write('\n');
+    if (state.status !== 'ready') {
+      const message = state.status === 'error' ? state.error.message : `the model is ${state.status}`;
+      console.error(`homebody: ${message}`);
+      return 1;
+    }
+    const sent = await host.invoke('chat.send', { taskId: values.task ?? null, text: prompt });
+    const offText = json
+      ? () => undefined
+      : host.subscribe((event) => {
+          if (event.type === 'message.delta' && event.messageId === sent.assistantMessageId)
+            process.stdout.write(event.text);
+        });
+    const stopOnSignal = () => void host.chat.stop(sent.taskId);
+    process.once('SIGINT', stopOnSignal);
+    const final = await host.chat.whenDone(sent.taskId);
+    process.off('SIGINT', stopOnSignal);
+    offText();
+
+    if (json) {
+      const { messages } = await host.invoke('tasks.get', { taskId: sent.taskId });
+      const out: RunJson = {
+        taskId: sent.taskId,
+        messages: messages.map((m) => ({ role: m.role, text: m.text })),
+        stats: final?.stats ?? null,
+        state: final?.state ?? 'failed',
+      };
+      process.stdout.write(`${JSON.stringify(out)}\n`);
+    } else {
+      process.stdout.write('\n');
+      if (final?.stats) {
+        const s = final.stats;
+        console.error(
+          `[${final.state}] ${s.completionTokens} tokens, ${s.tokensPerSecond?.toFixed(1) ?? '-'} tokens/s, first token ${s.ttftMs?.toFixed(0) ?? '-'} ms, prompt ${s.promptTokens} tokens · task ${sent.taskId}`,
+        );
+      }
+    }
+    if (final?.state === 'failed') {
+      if (!json) console.error(`homebody: ${final.error ?? 'the reply failed'}`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await host.dispose();
+  }
+}

@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createHost } from '../host/createHost.js';
+import { startBrowserServer } from '../server/browserServer.js';
+import { rendererDir } from '../util/appPaths.js';
+import { defaultDataDir } from '../util/dataDir.js';
+import { UsageError, intOption, usageErrors } from './args.js';
+
+export const SERVE_USAGE = `homebody serve [--model FILE] [--data-dir DIR] [--port N]
+  Browser mode: serves Homebody on 127.0.0.1 only and prints the address to open (it carries a
+  per-launch access token). Without --model, the last model opened is loaded again, if any.`;
+
+export async function serveCommand(args: string[]): Promise<number> {
+  const { values, positionals } = usageErrors(() =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        model: { type: 'string' },
+        'data-dir': { type: 'string' },
+        port: { type: 'string' },
+      },
+    }),
+  );
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const port = intOption(values.port, 'port', 0, 65535) ?? 0;
+  const renderer = rendererDir();
+  if (!existsSync(join(renderer, 'index.html'))) {
+    console.error(`homebody: the user interface is not built (${renderer} is missing). Run: npm run build:renderer`);
+    return 1;
+  }
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const host = await createHost({
+    dataDir,
+    shell: 'browser',
+    ...(values.model ? { modelPath: resolve(values.model) } : {}),
+  });
+  let server;
+  try {
+    server = await startBrowserServer({ host, rendererDir: renderer, port });
+  } catch (error) {
+    await host.dispose();
+    const code = (error as NodeJS.ErrnoException).code;
+    console.error(
+      `homebody: cannot listen on 127.0.0.1:${port}${code === 'EADDRINUSE' ? ' (the port is in use)' : ''}: ${(error as Error).message}`,
+    );
+    return 1;
+  }
+  console.log(`Homebody is running in browser mode (data: ${dataDir}).`);
+  console.log(`Open ${server.url}`);
+  console.log('Press Ctrl+C to stop.');
+
+  await new Promise<void>((done) => {
+    const shutdown = () => {
+      process.off('SIGINT', shutdown);
+      process.off('SIGTERM', shutdown);
+      done();
+    };
+    process.on('SIGINT', shutdown);
+    process.on('SIGTERM', shutdown);
+  });
+  await server.close();
+  await host.dispose();
+  return 0;
+}

@@ -1,0 +1,164 @@
+import { mkdirSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { z } from 'zod';
+import {
+  HomebodyError,
+  apiSchemas,
+  isApiMethod,
+  type ApiMethod,
+  type ApiRequest,
+  type ApiResponse,
+  type ApiResult,
+  type HostEvent,
+} from '../../src-shared/contract/index.js';
+import { ChatRunner, DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, type ReplyOptions } from '../agent/chatRunner.js';
+import { defaultEngineConfig, type EngineConfig } from '../llm/engineConfig.js';
+import type { ChatEngine } from '../llm/engineTypes.js';
+import { LlamaEngine } from '../llm/llamaEngine.js';
+import { openStore, type Store } from '../store/store.js';
+import { appVersion } from '../util/appPaths.js';
+import { loadCatalog } from './catalog.js';
+import type { Host, HostOptions } from './hostTypes.js';
+
+const LAST_MODEL_KEY = 'lastModelPath';
+
+type Handlers = { [M in ApiMethod]: (request: z.output<(typeof apiSchemas)[M]['request']>) => Promise<ApiResponse<M>> };
+
+export interface HostInternals extends Host {
+  readonly store: Store;
+  readonly engine: ChatEngine;
+  readonly chat: ChatRunner;
+  /** Typed call for in-process callers (the CLI): throws HomebodyError instead of returning a result. */
+  invoke<M extends ApiMethod>(method: M, request: ApiRequest<M>): Promise<ApiResponse<M>>;
+}
+
+export interface CreateHostOptions extends HostOptions {
+  readonly engineConfig?: Partial<EngineConfig>;
+  readonly reply?: Partial<ReplyOptions>;
+  /** Load the given (or last) model in the background at start. Default true. */
+  readonly loadModelOnStart?: boolean;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'request'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * Wires the services behind the contract: store, engine, chat runner and the
+ * catalog. Every call is validated against the contract's schema on arrival,
+ * whichever transport brought it, and answered with a result value.
+ */
+export async function createHost(options: CreateHostOptions): Promise<HostInternals> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const store = openStore(
+    options.dataDir,
+    options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {},
+  );
+  const engine: ChatEngine = new LlamaEngine({ ...defaultEngineConfig(), ...options.engineConfig });
+  const events = new EventEmitter<{ event: [HostEvent] }>();
+  events.setMaxListeners(0);
+  const emit = (event: HostEvent) => events.emit('event', event);
+  const chat = new ChatRunner({ engine, store, emit });
+  chat.recoverAfterCrash();
+  const catalog = loadCatalog();
+  const reply: ReplyOptions = {
+    maxTokens: options.reply?.maxTokens ?? DEFAULT_MAX_TOKENS,
+    temperature: options.reply?.temperature ?? DEFAULT_TEMPERATURE,
+  };
+  const version = options.version ?? appVersion();
+
+  engine.onStateChange((state) => {
+    emit({ type: 'model.state', state });
+    if (state.status === 'ready') store.settings.set(LAST_MODEL_KEY, state.info.path);
+  });
+
+  const handlers: Handlers = {
+    'app.info': async () => ({
+      name: 'Homebody',
+      version,
+      shell: options.shell === 'electron' ? 'electron' : 'browser',
+      dataDir: options.dataDir,
+    }),
+    'model.state': async () => engine.state,
+    'model.open': async ({ path }) => {
+      await chat.stopAll();
+      return engine.load(path);
+    },
+    'model.catalog': async () => catalog,
+    'model.chooseFile': async () => {
+      if (!options.chooseModelFile) {
+        throw new HomebodyError(
+          'INVALID_REQUEST',
+          'This shell has no file dialog; type the path of a .gguf file instead.',
+        );
+      }
+      return { path: await options.chooseModelFile() };
+    },
+    'chat.send': async ({ taskId, text }) => {
+      const sent = chat.send(taskId, text, reply);
+      return { taskId: sent.taskId, userMessageId: sent.userMessageId, assistantMessageId: sent.assistantMessageId };
+    },
+    'chat.stop': async ({ taskId }) => ({ stopped: await chat.stop(taskId) }),
+    'tasks.list': async ({ limit }) => ({ tasks: store.tasks.list(limit ?? 200) }),
+    'tasks.get': async ({ taskId }) => {
+      const task = store.tasks.get(taskId);
+      if (!task) throw new HomebodyError('TASK_NOT_FOUND', `There is no task ${taskId}; it may have been deleted.`);
+      return { task, messages: store.messages.listForTask(taskId) };
+    },
+  };
+
+  async function invoke<M extends ApiMethod>(method: M, raw: unknown): Promise<ApiResponse<M>> {
+    const parsed = apiSchemas[method].request.safeParse(raw ?? {});
+    if (!parsed.success) {
+      throw new HomebodyError('INVALID_REQUEST', `Invalid ${method} request: ${describeIssues(parsed.error)}`);
+    }
+    const handler = handlers[method] as (request: unknown) => Promise<ApiResponse<M>>;
+    return handler(parsed.data);
+  }
+
+  async function call(method: string, request: unknown): Promise<ApiResult<unknown>> {
+    if (!isApiMethod(method)) {
+      return {
+        ok: false,
+        error: { code: 'UNKNOWN_METHOD', message: `Homebody has no method "${String(method).slice(0, 80)}".` },
+      };
+    }
+    try {
+      return { ok: true, value: await invoke(method, request) };
+    } catch (error) {
+      if (error instanceof HomebodyError) return { ok: false, error: error.toJSON() };
+      console.error(`[host] ${method} failed:`, error);
+      return { ok: false, error: { code: 'INTERNAL', message: `${method} failed: ${(error as Error).message}` } };
+    }
+  }
+
+  let disposed = false;
+  const host: HostInternals = {
+    store,
+    engine,
+    chat,
+    invoke,
+    call,
+    subscribe(listener) {
+      events.on('event', listener);
+      return () => events.off('event', listener);
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await chat.stopAll();
+      await engine.dispose();
+      store.close();
+    },
+  };
+
+  if (options.loadModelOnStart ?? true) {
+    const last = store.settings.get(LAST_MODEL_KEY);
+    // A last model that has since moved is still tried, so the user is told where it was expected.
+    const initial = options.modelPath ?? (typeof last === 'string' ? last : undefined);
+    if (initial) void engine.load(initial);
+  }
+  return host;
+}

@@ -1,0 +1,168 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { ApiResult, HostEvent } from '../../src-shared/contract/index.js';
+import type { Host } from '../host/hostTypes.js';
+import { startBrowserServer, TOKEN_META_PLACEHOLDER, type BrowserServer } from './browserServer.js';
+
+/** A stand-in Host: these tests are about the transport's guards, not the services behind it. */
+function fakeHost() {
+  const listeners = new Set<(e: HostEvent) => void>();
+  const calls: Array<[string, unknown]> = [];
+  const host: Host = {
+    async call(method, request): Promise<ApiResult<unknown>> {
+      calls.push([method, request]);
+      return { ok: true, value: { echoed: method } };
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async dispose() {},
+  };
+  return { host, calls, emit: (e: HostEvent) => listeners.forEach((l) => l(e)) };
+}
+
+interface Reply {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+function raw(
+  port: number,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; address?: string } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: init.address ?? '127.0.0.1',
+        port,
+        path,
+        method: init.method ?? 'GET',
+        headers: { host: `127.0.0.1:${port}`, ...init.headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+const renderer = mkdtempSync(join(tmpdir(), 'hb-renderer-'));
+mkdirSync(join(renderer, 'assets'));
+writeFileSync(join(renderer, 'index.html'), `<html><head>${TOKEN_META_PLACEHOLDER}</head><body>app</body></html>`);
+writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
+
+let server: BrowserServer;
+const fake = fakeHost();
+beforeAll(async () => {
+  server = await startBrowserServer({ host: fake.host, rendererDir: renderer, port: 0 });
+});
+afterAll(() => server.close());
+
+const api = (token: string | undefined, extra: Record<string, string> = {}, body = '{}') =>
+  raw(server.port, '/api/app.info', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...(token ? { 'x-homebody-token': token } : {}), ...extra },
+  });
+
+describe('browser mode server', () => {
+  it('listens on 127.0.0.1 only, with a long random token in the printed address', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('is not reachable on any non-loopback address of this machine', async () => {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i && !i.internal && i.family === 'IPv4')
+      .map((i) => i!.address);
+    for (const address of external) {
+      await expect(raw(server.port, '/', { address })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    }
+  });
+
+  it('serves the page with the token and sets a strict cookie when the address carries it', async () => {
+    const page = await raw(server.port, `/?token=${server.token}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(`<meta name="homebody-token" content="${server.token}">`);
+    expect(String(page.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    const cookie = `homebody_token_${server.port}=${server.token}`;
+    expect((await raw(server.port, '/assets/app.js', { headers: { cookie } })).status).toBe(200);
+  });
+
+  it('refuses pages, assets and API calls without the token or with a wrong one', async () => {
+    expect((await raw(server.port, '/')).status).toBe(401);
+    expect((await raw(server.port, '/assets/app.js')).status).toBe(401);
+    expect((await raw(server.port, '/?token=wrong')).status).toBe(401);
+    expect((await api(undefined)).status).toBe(401);
+    expect((await api('x'.repeat(43))).status).toBe(401);
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('does not accept the cookie alone for API calls', async () => {
+    const cookie = `homebody_token_${server.port}=${server.token}`;
+    expect((await api(undefined, { cookie })).status).toBe(401);
+  });
+
+  it('refuses another Host (DNS rebinding) and another Origin, even with the token', async () => {
+    expect((await api(server.token, { host: `evil.example:${server.port}` })).status).toBe(421);
+    expect((await api(server.token, { host: `127.0.0.1:${server.port + 1}` })).status).toBe(421);
+    expect((await api(server.token, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await api(server.token, { origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(403);
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('answers API calls with the token, and rejects bad bodies with clear errors', async () => {
+    const ok = await api(server.token, { origin: `http://127.0.0.1:${server.port}` });
+    expect(JSON.parse(ok.body)).toEqual({ ok: true, value: { echoed: 'app.info' } });
+    const bad = await api(server.token, {}, '{not json');
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body)).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+    expect((await api(server.token, { 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await api(server.token, {}, 'x'.repeat(2 << 20))).status).toBe(413);
+  });
+
+  it('keeps static files inside the renderer folder', async () => {
+    const cookie = `homebody_token_${server.port}=${server.token}`;
+    for (const path of ['/..%2f..%2fetc%2fpasswd', '/assets/..%2f..%2f..%2fetc/passwd', '/%00']) {
+      expect((await raw(server.port, path, { headers: { cookie } })).status).toBe(404);
+    }
+  });
+
+  function openSocket(query: string, headers: Record<string, string>): Promise<WebSocket> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/events${query}`, { headers });
+      ws.once('open', () => resolve(ws));
+      ws.once('error', reject);
+    });
+  }
+
+  it('streams events over the WebSocket only to a same-origin client with the token', async () => {
+    const origin = `http://127.0.0.1:${server.port}`;
+    await expect(openSocket('', { origin })).rejects.toThrow(/403/);
+    await expect(openSocket('?token=wrong', { origin })).rejects.toThrow(/403/);
+    await expect(openSocket(`?token=${server.token}`, { origin: 'http://evil.example' })).rejects.toThrow(/403/);
+    await expect(openSocket(`?token=${server.token}`, {})).rejects.toThrow(/403/);
+    await expect(openSocket(`?token=${server.token}`, { origin, host: `evil.example:${server.port}` })).rejects.toThrow(
+      /403/,
+    );
+
+    const ws = await openSocket(`?token=${server.token}`, { origin });
+    const received = new Promise<unknown>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))));
+    const event: HostEvent = { type: 'model.state', state: { status: 'none' } };
+    fake.emit(event);
+    expect(await received).toEqual(event);
+    ws.close();
+  });
+});

@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { API_PATH_PREFIX, EVENTS_PATH, TOKEN_QUERY } from '../../src-shared/contract/index.js';
+import type { Host } from '../host/hostTypes.js';
+import { cookieName, hostAllowed, originAllowed, presentedTokens, tokenMatches } from './requestGuard.js';
+import { contentType, resolveStaticFile } from './staticFiles.js';
+
+export interface BrowserServerOptions {
+  readonly host: Host;
+  /** The built renderer (vite build output). */
+  readonly rendererDir: string;
+  /** 0 picks a free port. */
+  readonly port?: number;
+  /** Fixed token for tests; a random one per launch otherwise. */
+  readonly token?: string;
+}
+
+export interface BrowserServer {
+  readonly port: number;
+  readonly token: string;
+  /** The address to open, token included. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1 << 20;
+export const TOKEN_META_PLACEHOLDER = '<meta name="homebody-token" content="">';
+
+function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function send(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit the rest is read and dropped, so the client still gets its 413.
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () =>
+      size > MAX_BODY_BYTES ? reject(new Error('too large')) : resolve(Buffer.concat(chunks).toString('utf8')),
+    );
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Browser mode: the Host behind an HTTP + WebSocket server bound to
+ * 127.0.0.1 only. Every request needs the per-launch token (a header for API
+ * calls; the address or an HttpOnly SameSite=Strict cookie for pages and
+ * assets) and a Host and Origin naming this server.
+ */
+export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const indexHtml = readFileSync(join(options.rendererDir, 'index.html'), 'utf8');
+  if (!indexHtml.includes(TOKEN_META_PLACEHOLDER)) {
+    throw new Error(`${options.rendererDir}/index.html lacks the token placeholder; rebuild the renderer`);
+  }
+  const sockets = new Set<WebSocket>();
+  let port = 0;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      console.error('[server] request failed:', error);
+      if (!res.headersSent) send(res, 500, 'Internal error');
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'no-referrer');
+    res.setHeader('x-frame-options', 'DENY');
+    res.setHeader('cross-origin-opener-policy', 'same-origin');
+    res.setHeader('cross-origin-resource-policy', 'same-origin');
+    res.setHeader('cache-control', 'no-store');
+    if (!hostAllowed(req.headers.host, port)) return send(res, 421, 'Unknown host name');
+    if (!originAllowed(req.headers.origin, port)) return send(res, 403, 'Cross-origin requests are refused');
+
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const tokens = presentedTokens(req, url, port);
+
+    if (url.pathname.startsWith(API_PATH_PREFIX)) {
+      // API calls need the header: a cookie alone would let another page's form post ride on it.
+      if (!tokenMatches(tokens.header, token)) return send(res, 401, 'Missing or wrong token');
+      if (req.method !== 'POST') return send(res, 405, 'Use POST');
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+        return send(res, 415, 'Send application/json');
+      }
+      let request: unknown;
+      try {
+        const body = await readBody(req);
+        request = body.length ? JSON.parse(body) : {};
+      } catch (error) {
+        const tooLarge = error instanceof Error && error.message === 'too large';
+        const result = {
+          ok: false,
+          error: {
+            code: 'INVALID_REQUEST',
+            message: tooLarge ? 'The request is too large.' : 'The request is not valid JSON.',
+          },
+        };
+        return send(res, tooLarge ? 413 : 400, JSON.stringify(result), 'application/json');
+      }
+      const method = url.pathname.slice(API_PATH_PREFIX.length);
+      const result = await options.host.call(method, request);
+      return send(res, 200, JSON.stringify(result), 'application/json');
+    }
+
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed');
+    const viaQuery = tokenMatches(tokens.query, token);
+    if (!viaQuery && !tokenMatches(tokens.cookie, token)) {
+      return send(res, 401, 'Homebody needs its access token: open the address that `homebody serve` printed.');
+    }
+    if (viaQuery) {
+      res.setHeader('set-cookie', `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+    }
+    if (url.pathname === '/' || url.pathname === '/index.html') {
+      res.setHeader('content-security-policy', contentSecurityPolicy(port));
+      const html = indexHtml.replace(TOKEN_META_PLACEHOLDER, `<meta name="homebody-token" content="${token}">`);
+      return send(res, 200, html, 'text/html; charset=utf-8');
+    }
+    const file = resolveStaticFile(options.rendererDir, url.pathname);
+    if (!file) return send(res, 404, 'Not found');
+    res.setHeader('content-security-policy', contentSecurityPolicy(port));
+    const body = readFileSync(file);
+    res.writeHead(200, { 'content-type': contentType(file), 'content-length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const tokens = presentedTokens(req, url, port);
+    const allowed =
+      url.pathname === EVENTS_PATH &&
+      hostAllowed(req.headers.host, port) &&
+      // Browsers always send Origin on WebSocket handshakes; a cross-site page cannot forge ours.
+      req.headers.origin !== undefined &&
+      originAllowed(req.headers.origin, port) &&
+      (tokenMatches(tokens.query, token) || tokenMatches(tokens.cookie, token));
+    if (!allowed) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      // The renderer only listens; anything it sends on this socket is ignored.
+      ws.on('message', () => undefined);
+    });
+  });
+
+  const unsubscribe = options.host.subscribe((event) => {
+    if (sockets.size === 0) return;
+    const data = JSON.stringify(event);
+    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(data);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    port,
+    token,
+    url: `http://127.0.0.1:${port}/?${TOKEN_QUERY}=${token}`,
+    async close() {
+      unsubscribe();
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
