@@ -5,9 +5,9 @@ import { createHost } from '../host/createHost.js';
 import { startBrowserServer } from '../server/browserServer.js';
 import { rendererDir } from '../util/appPaths.js';
 import { defaultDataDir } from '../util/dataDir.js';
-import { UsageError, intOption, usageErrors } from './args.js';
+import { UsageError, intOption, numberOption, usageErrors } from './args.js';
 
-export const SERVE_USAGE = `homebody serve [--model FILE] [--data-dir DIR] [--port N]
+export const SERVE_USAGE = `homebody serve [--model FILE] [--data-dir DIR] [--port N] [--max-tokens N] [--temperature T]
   Browser mode: serves Homebody on 127.0.0.1 only and prints the address to open (it carries a
   per-launch access token). Without --model, the last model opened is loaded again, if any.`;
 
@@ -21,11 +21,15 @@ export async function serveCommand(args: string[]): Promise<number> {
         model: { type: 'string' },
         'data-dir': { type: 'string' },
         port: { type: 'string' },
+        'max-tokens': { type: 'string' },
+        temperature: { type: 'string' },
       },
     }),
   );
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const port = intOption(values.port, 'port', 0, 65535) ?? 0;
+  const maxTokens = intOption(values['max-tokens'], 'max-tokens', 1, 1_000_000);
+  const temperature = numberOption(values.temperature, 'temperature', 0, 2);
   const renderer = rendererDir();
   if (!existsSync(join(renderer, 'index.html'))) {
     console.error(`homebody: the user interface is not built (${renderer} is missing). Run: npm run build:renderer`);
@@ -35,6 +39,10 @@ export async function serveCommand(args: string[]): Promise<number> {
   const host = await createHost({
     dataDir,
     shell: 'browser',
+    reply: {
+      ...(maxTokens === undefined ? {} : { maxTokens }),
+      ...(temperature === undefined ? {} : { temperature }),
+    },
     ...(values.model ? { modelPath: resolve(values.model) } : {}),
   });
   let server;

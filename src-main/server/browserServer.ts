@@ -44,6 +44,16 @@ function contentSecurityPolicy(port: number): string {
   ].join('; ');
 }
 
+/** Refusals of API calls are result values too, so the renderer shows one kind of error. */
+function refuseApi(
+  res: ServerResponse,
+  status: number,
+  code: 'INVALID_REQUEST' | 'UNKNOWN_METHOD',
+  message: string,
+): void {
+  send(res, status, JSON.stringify({ ok: false, error: { code, message } }), 'application/json');
+}
+
 function send(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
   res.end(body);
@@ -102,10 +112,17 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
 
     if (url.pathname.startsWith(API_PATH_PREFIX)) {
       // API calls need the header: a cookie alone would let another page's form post ride on it.
-      if (!tokenMatches(tokens.header, token)) return send(res, 401, 'Missing or wrong token');
-      if (req.method !== 'POST') return send(res, 405, 'Use POST');
+      if (!tokenMatches(tokens.header, token)) {
+        return refuseApi(
+          res,
+          401,
+          'INVALID_REQUEST',
+          'Missing or wrong access token: reopen the address that `homebody serve` printed.',
+        );
+      }
+      if (req.method !== 'POST') return refuseApi(res, 405, 'INVALID_REQUEST', 'API calls use POST.');
       if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-        return send(res, 415, 'Send application/json');
+        return refuseApi(res, 415, 'INVALID_REQUEST', 'API calls send application/json.');
       }
       let request: unknown;
       try {

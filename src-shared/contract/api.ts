@@ -28,7 +28,10 @@ export const apiSchemas = {
   'model.catalog': { request: Empty, response: z.array(CatalogEntrySchema) },
   /** The desktop shell's native file dialog; browser mode answers with an error and the UI shows a path field. */
   'model.chooseFile': { request: Empty, response: z.object({ path: z.string().nullable() }) },
-  /** Adds the user's text to a task (a new one when taskId is null) and starts the reply; tokens arrive as events. */
+  /**
+   * Adds the user's text to a task (a new one when taskId is null) and starts the reply; tokens arrive as events.
+   * The task's first events (task.updated, message.created) may arrive before this call answers.
+   */
   'chat.send': {
     request: z.object({ taskId: Id.nullable(), text: z.string().trim().min(1).max(100_000) }).strict(),
     response: z.object({ taskId: Id, userMessageId: Id, assistantMessageId: Id }),

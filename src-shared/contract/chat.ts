@@ -36,6 +36,7 @@ export type Message = z.infer<typeof MessageSchema>;
 export const TaskStatusSchema = z.enum(['idle', 'running', 'completed', 'stopped', 'failed']);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 
+/** Times are milliseconds since the Unix epoch. */
 export const TaskSummarySchema = z.object({
   id: z.string(),
   title: z.string(),

@@ -27,7 +27,7 @@ export const CatalogEntrySchema = z.object({
   family: z.string(),
   name: z.string(),
   quantization: z.string(),
-  /** Approximate download size; undefined when not confirmed. */
+  /** Download size in bytes; null until confirmed. */
   sizeBytes: z.number().int().positive().nullable(),
   licence: z.string(),
   suits: z.string(),

@@ -1,0 +1,73 @@
+import { useEffect } from 'react';
+import { ChatView } from '../features/chat/ChatView.js';
+import { TaskSidebar } from '../features/history/TaskSidebar.js';
+import { Onboarding } from '../features/onboarding/Onboarding.js';
+import { ErrorNotice } from '../ui/ErrorNotice.js';
+import { useAppStore } from '../store/StoreContext.js';
+import { selectBanner, selectConnection, selectMainView } from '../store/selectors.js';
+
+/** Sidebar of tasks beside the main area: onboarding, the chat, or a read-only task. */
+export function App() {
+  const view = useAppStore(selectMainView);
+  const newTask = useAppStore((s) => s.newTask);
+
+  // Ctrl+N / Cmd+N starts a new task from anywhere.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'n') {
+        event.preventDefault();
+        newTask();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [newTask]);
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main-area">
+        Skip to main content
+      </a>
+      <TaskSidebar />
+      <div className="main-area" id="main-area">
+        <Banner />
+        <MainView view={view} />
+      </div>
+    </div>
+  );
+}
+
+function MainView({ view }: { view: ReturnType<typeof selectMainView> }) {
+  switch (view) {
+    case 'starting':
+      return (
+        <main className="main starting" aria-busy="true">
+          <p className="muted">Starting Homebody…</p>
+        </main>
+      );
+    case 'onboarding':
+      return <Onboarding />;
+    case 'chat':
+      return <ChatView readOnly={false} />;
+    case 'readonly':
+      return <ChatView readOnly />;
+    default:
+      return view satisfies never;
+  }
+}
+
+function Banner() {
+  const banner = useAppStore(selectBanner);
+  const connection = useAppStore(selectConnection);
+  const dismissBanner = useAppStore((s) => s.dismissBanner);
+  return (
+    <>
+      {connection === 'reconnecting' && (
+        <p className="connection-note" role="status">
+          Reconnecting to Homebody…
+        </p>
+      )}
+      {banner && <ErrorNotice error={banner} onDismiss={dismissBanner} className="banner" />}
+    </>
+  );
+}

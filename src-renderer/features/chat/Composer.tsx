@@ -1,0 +1,65 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Button } from '../../ui/Button.js';
+import { useAppStore } from '../../store/StoreContext.js';
+import { selectIsStreaming, selectOpenTaskId } from '../../store/selectors.js';
+
+/** Enter sends, Shift+Enter starts a new line; locked while a reply streams, with Stop in place of Send. */
+export function Composer() {
+  const streaming = useAppStore(selectIsStreaming);
+  const openTaskId = useAppStore(selectOpenTaskId);
+  const send = useAppStore((s) => s.send);
+  const stop = useAppStore((s) => s.stop);
+  const [text, setText] = useState('');
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  // A new or newly opened task, or the end of a reply: put the cursor back in the box.
+  useEffect(() => {
+    if (!streaming) inputRef.current?.focus();
+  }, [streaming, openTaskId]);
+
+  const submit = async () => {
+    if (streaming || !text.trim()) return;
+    if (await send(text)) setText('');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  return (
+    <form
+      className="composer"
+      aria-label="Write to Homebody"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <textarea
+        ref={inputRef}
+        data-testid="composer-input"
+        className="composer-input"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        disabled={streaming}
+        rows={3}
+        placeholder={streaming ? 'Homebody is replying…' : 'Ask Homebody… (Enter to send, Shift+Enter for a new line)'}
+        aria-label="Message"
+      />
+      <div className="composer-actions">
+        {streaming && (
+          <Button variant="danger" data-testid="stop-button" onClick={() => void stop()} aria-keyshortcuts="Escape">
+            Stop
+          </Button>
+        )}
+        <Button type="submit" variant="primary" data-testid="send-button" disabled={streaming || !text.trim()}>
+          Send
+        </Button>
+      </div>
+    </form>
+  );
+}

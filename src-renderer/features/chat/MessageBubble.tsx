@@ -1,0 +1,53 @@
+import { memo } from 'react';
+import type { Message } from '../../../src-shared/contract/index.js';
+import { formatStats, messageStateNote } from '../../ui/format.js';
+
+/** One message. Memoised: while a reply streams only its own bubble re-renders. */
+export const MessageBubble = memo(function MessageBubble({ message }: { message: Message }) {
+  if (message.role === 'user') {
+    return (
+      <li className="message message-user" data-testid="message-user">
+        <div className="bubble" aria-label="You said">
+          <p className="message-text">{message.text}</p>
+        </div>
+      </li>
+    );
+  }
+  const streaming = message.state === 'streaming';
+  const note = messageStateNote(message.state, message.error);
+  const empty = message.text.length === 0;
+  return (
+    <li className="message message-assistant" data-testid="message-assistant" data-state={message.state}>
+      <div className="bubble" aria-label="Homebody replied" aria-busy={streaming}>
+        {message.reasoning.length > 0 && (
+          <details className="reasoning">
+            <summary>Thinking</summary>
+            <p className="reasoning-text">{message.reasoning}</p>
+          </details>
+        )}
+        {empty && streaming ? (
+          <p className="message-text typing" aria-label="Homebody is writing">
+            <span className="dot" />
+            <span className="dot" />
+            <span className="dot" />
+          </p>
+        ) : (
+          <p className="message-text">
+            {message.text}
+            {streaming && <span className="caret" aria-hidden="true" />}
+          </p>
+        )}
+      </div>
+      {(note || (!streaming && message.stats)) && (
+        <div className="message-meta">
+          {note && <span className={`message-state state-${message.state}`}>{note}</span>}
+          {!streaming && message.stats && (
+            <span className="message-stats" data-testid="message-stats">
+              {formatStats(message.stats)}
+            </span>
+          )}
+        </div>
+      )}
+    </li>
+  );
+});

@@ -1,0 +1,93 @@
+import { memo, useEffect, useState } from 'react';
+import type { TaskSummary } from '../../../src-shared/contract/index.js';
+import { Button } from '../../ui/Button.js';
+import { ErrorNotice } from '../../ui/ErrorNotice.js';
+import { formatRelativeTime, taskStatusLabel } from '../../ui/format.js';
+import { useAppStore } from '../../store/StoreContext.js';
+import { selectOpenTaskId, selectTasks } from '../../store/selectors.js';
+
+/** Re-renders relative times once a minute. */
+function useNow(intervalMs = 60_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = window.setInterval(() => setNow(Date.now()), intervalMs);
+    return () => window.clearInterval(id);
+  }, [intervalMs]);
+  return now;
+}
+
+/** Past tasks, newest first, and the way to start a new one. */
+export function TaskSidebar() {
+  const tasks = useAppStore(selectTasks);
+  const openTaskId = useAppStore(selectOpenTaskId);
+  const tasksError = useAppStore((s) => s.tasksError);
+  const newTask = useAppStore((s) => s.newTask);
+  const openTask = useAppStore((s) => s.openTask);
+  const now = useNow();
+
+  return (
+    <nav className="sidebar" aria-label="Tasks">
+      <div className="sidebar-top">
+        <p className="brand">Homebody</p>
+        <Button
+          variant="primary"
+          className="new-task"
+          data-testid="new-task-button"
+          onClick={newTask}
+          aria-keyshortcuts="Control+N Meta+N"
+          title="New task (Ctrl+N)"
+        >
+          New task
+        </Button>
+      </div>
+      {tasksError && <ErrorNotice error={tasksError} className="sidebar-error" />}
+      <h2 className="sidebar-heading" id="task-list-heading">
+        History
+      </h2>
+      {tasks.length === 0 ? <p className="muted sidebar-empty">No tasks yet.</p> : null}
+      <ul className="task-list" data-testid="task-list" aria-labelledby="task-list-heading">
+        {tasks.map((task) => (
+          <TaskRow key={task.id} task={task} current={task.id === openTaskId} now={now} onOpen={openTask} />
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+const TaskRow = memo(function TaskRow({
+  task,
+  current,
+  now,
+  onOpen,
+}: {
+  task: TaskSummary;
+  current: boolean;
+  now: number;
+  onOpen: (taskId: string) => Promise<void>;
+}) {
+  const status = taskStatusLabel(task.status);
+  const when = formatRelativeTime(task.updatedAt, now);
+  return (
+    <li>
+      <button
+        type="button"
+        className="task-item"
+        data-testid="task-item"
+        data-task-id={task.id}
+        aria-current={current ? 'true' : undefined}
+        onClick={() => void onOpen(task.id)}
+      >
+        <span className="task-item-title">{task.title || 'Untitled task'}</span>
+        <span className="task-item-meta">
+          <time dateTime={isoOrUndefined(task.updatedAt)}>{when}</time>
+          {status && <span className={`task-status status-${task.status}`}> · {status}</span>}
+        </span>
+      </button>
+    </li>
+  );
+});
+
+function isoOrUndefined(timestamp: number): string | undefined {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}

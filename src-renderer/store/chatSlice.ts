@@ -1,0 +1,112 @@
+import type { StateCreator } from 'zustand/vanilla';
+import { toAppError } from '../bridge/apiError.js';
+import { mergeMessages, upsertTask } from './eventReducer.js';
+import { OPEN_TASK_KEY, type AppState, type ChatActions, type ChatData, type StoreDeps } from './types.js';
+
+export const initialChatData: ChatData = {
+  openTaskId: null,
+  openTaskSummary: null,
+  messages: [],
+  taskLoading: false,
+  sending: false,
+  awaitingNewTask: false,
+  chatError: null,
+};
+
+export const createChatSlice =
+  (deps: StoreDeps): StateCreator<AppState, [], [], ChatData & ChatActions> =>
+  (set, get) => {
+    /** Fetches a task and merges it in, unless the user has moved on to another task meanwhile. */
+    const fetchDetail = async (taskId: string) => {
+      try {
+        const detail = await deps.api['tasks.get']({ taskId });
+        if (get().openTaskId !== taskId) return;
+        set((state) => ({
+          openTaskSummary: detail.task,
+          messages: mergeMessages(state.messages, detail.messages),
+          tasks: upsertTask(state.tasks, detail.task),
+          taskLoading: false,
+          tasksError: null,
+        }));
+      } catch (error) {
+        if (get().openTaskId !== taskId) return;
+        const appError = toAppError(error);
+        if (appError.code === 'TASK_NOT_FOUND') {
+          deps.storage.set(OPEN_TASK_KEY, null);
+          set({ ...initialChatData, tasksError: appError });
+        } else {
+          set({ taskLoading: false, tasksError: appError });
+        }
+      }
+    };
+
+    return {
+      ...initialChatData,
+
+      async openTask(taskId) {
+        const summary = get().tasks.find((t) => t.id === taskId) ?? null;
+        deps.storage.set(OPEN_TASK_KEY, taskId);
+        set({
+          ...initialChatData,
+          openTaskId: taskId,
+          openTaskSummary: summary,
+          taskLoading: true,
+          onboardingRequested: false,
+        });
+        await fetchDetail(taskId);
+      },
+
+      newTask() {
+        deps.storage.set(OPEN_TASK_KEY, null);
+        set({ ...initialChatData, onboardingRequested: false });
+      },
+
+      async send(text) {
+        const taskId = get().openTaskId;
+        set({ sending: true, chatError: null, awaitingNewTask: taskId === null });
+        try {
+          const result = await deps.api['chat.send']({ taskId, text });
+          const current = get().openTaskId;
+          if (current === result.taskId) {
+            set({ sending: false, awaitingNewTask: false });
+          } else if (current === taskId) {
+            // The call answered before the task's first event: open the new task and fetch what we missed.
+            deps.storage.set(OPEN_TASK_KEY, result.taskId);
+            set({
+              openTaskId: result.taskId,
+              openTaskSummary: null,
+              messages: [],
+              sending: false,
+              awaitingNewTask: false,
+            });
+            await fetchDetail(result.taskId);
+          } else {
+            set({ sending: false, awaitingNewTask: false });
+          }
+          return true;
+        } catch (error) {
+          set({ sending: false, awaitingNewTask: false, chatError: toAppError(error) });
+          return false;
+        }
+      },
+
+      async stop() {
+        const taskId = get().openTaskId;
+        if (taskId === null) return;
+        try {
+          await deps.api['chat.stop']({ taskId });
+        } catch (error) {
+          set({ chatError: toAppError(error) });
+        }
+      },
+
+      async reloadOpenTask() {
+        const taskId = get().openTaskId;
+        if (taskId !== null) await fetchDetail(taskId);
+      },
+
+      dismissChatError() {
+        set({ chatError: null });
+      },
+    };
+  };

@@ -1,0 +1,49 @@
+import type { HostClient } from '../bridge/hostClient.js';
+import type { AppStore } from './createAppStore.js';
+import { animationFrameScheduler, createDeltaBuffer, type FrameScheduler } from './deltaBuffer.js';
+
+/**
+ * Feeds the Host's events into the store: token deltas through the per-frame
+ * buffer, everything else at once after flushing the buffer so order is kept.
+ */
+export function connectHost(
+  client: HostClient,
+  store: AppStore,
+  scheduler: FrameScheduler = animationFrameScheduler,
+): () => void {
+  const buffer = createDeltaBuffer((batch) => store.getState().applyDeltas(batch), scheduler);
+  const unsubscribe = client.subscribe({
+    onEvent(event) {
+      switch (event.type) {
+        case 'message.delta':
+          buffer.push(event);
+          return;
+        case 'model.state':
+        case 'task.updated':
+        case 'message.created':
+        case 'message.finished':
+          buffer.flush();
+          store.getState().applyEvent(event);
+          return;
+        default:
+          return event satisfies never;
+      }
+    },
+    onError(error) {
+      store.getState().showBanner(error);
+    },
+    onReconnect() {
+      buffer.flush();
+      const { banner } = store.getState();
+      if (banner?.message.startsWith('Lost the connection')) store.getState().dismissBanner();
+      void store.getState().refresh();
+    },
+    onConnectionChange(state) {
+      store.getState().setConnection(state);
+    },
+  });
+  return () => {
+    unsubscribe();
+    buffer.dispose();
+  };
+}

@@ -1,0 +1,83 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { toAppError } from '../bridge/apiError.js';
+import { createChatSlice } from './chatSlice.js';
+import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
+import { createModelSlice } from './modelSlice.js';
+import { createTasksSlice, TASK_LIST_LIMIT } from './tasksSlice.js';
+import { OPEN_TASK_KEY, type AppState, type StoreDeps } from './types.js';
+import { createUiSlice } from './uiSlice.js';
+
+export type AppStore = StoreApi<AppState>;
+
+/** One store of typed slices; the Host is reached only through deps.api. */
+export function createAppStore(deps: StoreDeps): AppStore {
+  return createStore<AppState>()((set, get, store) => ({
+    ...createModelSlice(deps)(set, get, store),
+    ...createTasksSlice(deps)(set, get, store),
+    ...createChatSlice(deps)(set, get, store),
+    ...createUiSlice(set, get, store),
+
+    async init() {
+      const { api } = deps;
+      const [info, modelState, catalog, taskList] = await Promise.allSettled([
+        api['app.info']({}),
+        api['model.state']({}),
+        api['model.catalog']({}),
+        api['tasks.list']({ limit: TASK_LIST_LIMIT }),
+      ]);
+      if (info.status === 'fulfilled') set({ appInfo: info.value });
+      if (modelState.status === 'fulfilled') set({ modelState: modelState.value });
+      else set({ modelState: { status: 'none' }, banner: toAppError(modelState.reason) });
+      if (catalog.status === 'fulfilled') set({ catalog: catalog.value, catalogError: null });
+      else set({ catalogError: toAppError(catalog.reason) });
+      if (taskList.status === 'fulfilled') set({ tasks: sortTasks(taskList.value.tasks.slice()), tasksError: null });
+      else set({ tasksError: toAppError(taskList.reason) });
+      if (info.status === 'rejected' && modelState.status === 'fulfilled') set({ banner: toAppError(info.reason) });
+      set({ initialized: true });
+
+      const remembered = deps.storage.get(OPEN_TASK_KEY);
+      if (remembered && get().openTaskId === null) await get().openTask(remembered);
+    },
+
+    async refresh() {
+      const modelState = deps.api['model.state']({}).then(
+        (state) => set({ modelState: state }),
+        (error: unknown) => set({ banner: toAppError(error) }),
+      );
+      await Promise.all([modelState, get().loadTasks(), get().reloadOpenTask()]);
+    },
+
+    applyEvent(event) {
+      const before = get().openTaskId;
+      set((state) => reduceEvent(state, event));
+      const after = get().openTaskId;
+      if (after !== before) deps.storage.set(OPEN_TASK_KEY, after);
+    },
+
+    applyDeltas(batch) {
+      set((state) => applyDeltas(state, batch));
+    },
+  }));
+}
+
+/** sessionStorage behind the KeyValueStore interface; a page without storage just forgets. */
+export function sessionKeyValueStore(): StoreDeps['storage'] {
+  const storage = (() => {
+    try {
+      return globalThis.sessionStorage ?? null;
+    } catch {
+      return null;
+    }
+  })();
+  return {
+    get: (key) => storage?.getItem(key) ?? null,
+    set: (key, value) => {
+      try {
+        if (value === null) storage?.removeItem(key);
+        else storage?.setItem(key, value);
+      } catch {
+        // Quota or privacy settings: losing the remembered task is harmless.
+      }
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { HostEvent, Message, TaskSummary } from '../../src-shared/contract/index.js';
+import type { AppData, MessageDelta } from './types.js';
+
+/** Inserts or replaces a task summary, keeping the list newest first. */
+export function upsertTask(tasks: readonly TaskSummary[], task: TaskSummary): TaskSummary[] {
+  const next = tasks.filter((t) => t.id !== task.id);
+  next.push(task);
+  return sortTasks(next);
+}
+
+export function sortTasks(tasks: TaskSummary[]): TaskSummary[] {
+  return tasks.sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
+}
+
+function bySeq(a: Message, b: Message): number {
+  return a.seq - b.seq || a.createdAt - b.createdAt;
+}
+
+/** Inserts or replaces one message by id, keeping seq order. */
+export function upsertMessage(messages: readonly Message[], message: Message): Message[] {
+  const index = messages.findIndex((m) => m.id === message.id);
+  if (index === -1) return [...messages, message].sort(bySeq);
+  const next = messages.slice();
+  next[index] = message;
+  return next;
+}
+
+/**
+ * Merges a fetched task detail into what events already gave us. A message
+ * still streaming locally keeps the longer text: deltas may have arrived after
+ * the Host took its snapshot.
+ */
+export function mergeMessages(local: readonly Message[], fetched: readonly Message[]): Message[] {
+  const byId = new Map(local.map((m) => [m.id, m]));
+  const merged: Message[] = [];
+  for (const remote of fetched) {
+    const mine = byId.get(remote.id);
+    byId.delete(remote.id);
+    if (
+      mine &&
+      mine.state === 'streaming' &&
+      remote.state === 'streaming' &&
+      mine.text.length + mine.reasoning.length > remote.text.length + remote.reasoning.length
+    ) {
+      merged.push(mine);
+    } else {
+      merged.push(remote);
+    }
+  }
+  for (const rest of byId.values()) merged.push(rest);
+  return merged.sort(bySeq);
+}
+
+/** Appends a batch of deltas to the open task's messages; deltas for other tasks or unknown messages are dropped. */
+export function applyDeltas(state: Pick<AppData, 'openTaskId' | 'messages'>, batch: readonly MessageDelta[]) {
+  let messages: Message[] | null = null;
+  for (const delta of batch) {
+    if (delta.taskId !== state.openTaskId) continue;
+    const list: Message[] = messages ?? state.messages;
+    const index = list.findIndex((m) => m.id === delta.messageId);
+    const current = list[index];
+    if (!current) continue;
+    messages ??= state.messages.slice();
+    messages[index] = { ...current, text: current.text + delta.text, reasoning: current.reasoning + delta.reasoning };
+  }
+  return messages ? { messages } : {};
+}
+
+/** What one Host event changes in the store. Pure, so each case is unit-tested. */
+export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> {
+  switch (event.type) {
+    case 'model.state':
+      return { modelState: event.state };
+    case 'task.updated':
+      return {
+        tasks: upsertTask(state.tasks, event.task),
+        ...(state.openTaskId === event.task.id ? { openTaskSummary: event.task } : {}),
+      };
+    case 'message.created': {
+      const { message } = event;
+      if (message.taskId === state.openTaskId) {
+        if (state.messages.some((m) => m.id === message.id)) return {};
+        return { messages: upsertMessage(state.messages, message) };
+      }
+      if (state.openTaskId === null && state.awaitingNewTask) {
+        // chat.send with no open task: its first message tells us the new task's id before the call returns.
+        const summary = state.tasks.find((t) => t.id === message.taskId) ?? null;
+        return { openTaskId: message.taskId, openTaskSummary: summary, messages: [message], awaitingNewTask: false };
+      }
+      return {};
+    }
+    case 'message.delta':
+      return applyDeltas(state, [event]);
+    case 'message.finished':
+      if (event.message.taskId !== state.openTaskId) return {};
+      return { messages: upsertMessage(state.messages, event.message) };
+    default:
+      return event satisfies never;
+  }
+}

@@ -1,0 +1,30 @@
+import type { Message, TaskSummary } from '../../src-shared/contract/index.js';
+
+/** Builders for unit tests: valid contract objects with only the interesting fields given. */
+export function makeMessage(overrides: Partial<Message> = {}): Message {
+  return {
+    id: 'm1',
+    taskId: 't1',
+    seq: 0,
+    role: 'assistant',
+    text: '',
+    reasoning: '',
+    state: 'streaming',
+    createdAt: 1_700_000_000_000,
+    stats: null,
+    error: null,
+    ...overrides,
+  };
+}
+
+export function makeTask(overrides: Partial<TaskSummary> = {}): TaskSummary {
+  return {
+    id: 't1',
+    title: 'A task',
+    status: 'idle',
+    createdAt: 1_700_000_000_000,
+    updatedAt: 1_700_000_000_000,
+    messageCount: 0,
+    ...overrides,
+  };
+}

@@ -1,0 +1,102 @@
+import type {
+  AppError,
+  AppInfo,
+  CatalogEntry,
+  HomebodyApi,
+  HostEvent,
+  HostEventOf,
+  Message,
+  ModelState,
+  TaskSummary,
+} from '../../src-shared/contract/index.js';
+import type { ConnectionState } from '../bridge/hostClient.js';
+
+export type MessageDelta = Omit<HostEventOf<'message.delta'>, 'type'>;
+
+/** Small persistent key/value storage (sessionStorage in the app, a Map in tests). */
+export interface KeyValueStore {
+  get(key: string): string | null;
+  set(key: string, value: string | null): void;
+}
+
+export interface StoreDeps {
+  api: HomebodyApi;
+  storage: KeyValueStore;
+}
+
+export interface ModelData {
+  appInfo: AppInfo | null;
+  /** null until the first answer from the Host. */
+  modelState: ModelState | null;
+  catalog: CatalogEntry[];
+  catalogError: AppError | null;
+  /** A model.open or model.chooseFile call is in flight. */
+  modelBusy: boolean;
+  /** The last failed model.open / model.chooseFile call, shown in place on onboarding. */
+  modelError: AppError | null;
+}
+export interface ModelActions {
+  openModel(path: string): Promise<void>;
+  chooseAndOpenModel(): Promise<void>;
+}
+
+export interface TasksData {
+  /** Newest first (by updatedAt). */
+  tasks: TaskSummary[];
+  tasksError: AppError | null;
+}
+export interface TasksActions {
+  loadTasks(): Promise<void>;
+}
+
+export interface ChatData {
+  openTaskId: string | null;
+  openTaskSummary: TaskSummary | null;
+  /** Messages of the open task, ordered by seq. */
+  messages: Message[];
+  taskLoading: boolean;
+  /** chat.send is in flight. */
+  sending: boolean;
+  /** chat.send with taskId null is in flight: the first message.created of a new task opens it. */
+  awaitingNewTask: boolean;
+  chatError: AppError | null;
+}
+export interface ChatActions {
+  openTask(taskId: string): Promise<void>;
+  newTask(): void;
+  /** Resolves true when the Host accepted the text. */
+  send(text: string): Promise<boolean>;
+  stop(): Promise<void>;
+  reloadOpenTask(): Promise<void>;
+  dismissChatError(): void;
+}
+
+export interface UiData {
+  /** The user asked for onboarding ("Change model") while a model may be ready. */
+  onboardingRequested: boolean;
+  /** A problem that belongs to no one place: malformed event, lost connection, failed start-up call. */
+  banner: AppError | null;
+  connection: ConnectionState;
+  initialized: boolean;
+}
+export interface UiActions {
+  requestOnboarding(): void;
+  closeOnboarding(): void;
+  showBanner(error: AppError): void;
+  dismissBanner(): void;
+  setConnection(state: ConnectionState): void;
+}
+
+export interface RootActions {
+  /** Start-up: app info, model state, catalog, task list, and the task open before a reload. */
+  init(): Promise<void>;
+  /** After a reconnect: events may have been missed, so fetch what they would have told us. */
+  refresh(): Promise<void>;
+  applyEvent(event: HostEvent): void;
+  applyDeltas(batch: readonly MessageDelta[]): void;
+}
+
+export type AppData = ModelData & TasksData & ChatData & UiData;
+export type AppState = AppData & ModelActions & TasksActions & ChatActions & UiActions & RootActions;
+
+export const OPEN_TASK_KEY = 'homebody.openTaskId';

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatRelativeTime, formatStats, messageStateNote } from './format.js';
+
+describe('format', () => {
+  it('formats reply stats', () => {
+    expect(formatStats({ promptTokens: 9, completionTokens: 45, ttftMs: 120.4, tokensPerSecond: 12.345 })).toBe(
+      '12.3 tokens/s · 45 tokens · first token 120 ms',
+    );
+    expect(formatStats({ promptTokens: 9, completionTokens: 1, ttftMs: null, tokensPerSecond: null })).toBe('1 token');
+  });
+
+  it('names unfinished states', () => {
+    expect(messageStateNote('complete', null)).toBeNull();
+    expect(messageStateNote('stopped', null)).toBe('Stopped');
+    expect(messageStateNote('truncated', null)).toBe('Length limit reached');
+    expect(messageStateNote('interrupted', null)).toBe('Interrupted');
+    expect(messageStateNote('failed', 'Out of memory')).toBe('Failed: Out of memory');
+  });
+
+  it('formats sizes and times', () => {
+    expect(formatBytes(null)).toBeNull();
+    expect(formatBytes(533_000_000)).toBe('533 MB');
+    expect(formatBytes(1_600_000_000)).toBe('1.6 GB');
+    const now = 1_700_000_000_000;
+    expect(formatRelativeTime(now - 10_000, now)).toBe('just now');
+    expect(formatRelativeTime(now - 5 * 60_000, now)).toBe('5 min ago');
+    expect(formatRelativeTime(now - 3 * 3_600_000, now)).toBe('3 h ago');
+  });
+});

@@ -1,0 +1,71 @@
+import type { ChatStats, MessageState, TaskStatus } from '../../src-shared/contract/index.js';
+
+export function formatBytes(bytes: number | null): string | null {
+  if (bytes === null) return null;
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value >= 100 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** "12.3 tokens/s · 45 tokens · first token 120 ms"; parts the Host did not measure are left out. */
+export function formatStats(stats: ChatStats): string {
+  const parts: string[] = [];
+  if (stats.tokensPerSecond !== null) parts.push(`${stats.tokensPerSecond.toFixed(1)} tokens/s`);
+  parts.push(`${stats.completionTokens} ${stats.completionTokens === 1 ? 'token' : 'tokens'}`);
+  if (stats.ttftMs !== null) parts.push(`first token ${Math.round(stats.ttftMs)} ms`);
+  return parts.join(' · ');
+}
+
+/** The note under a reply that did not finish normally; null when there is nothing to say. */
+export function messageStateNote(state: MessageState, error: string | null): string | null {
+  switch (state) {
+    case 'streaming':
+    case 'complete':
+      return null;
+    case 'stopped':
+      return 'Stopped';
+    case 'truncated':
+      return 'Length limit reached';
+    case 'interrupted':
+      return 'Interrupted';
+    case 'failed':
+      return error ? `Failed: ${error}` : 'Failed';
+    default:
+      return state satisfies never;
+  }
+}
+
+export function taskStatusLabel(status: TaskStatus): string | null {
+  switch (status) {
+    case 'running':
+      return 'Replying…';
+    case 'stopped':
+      return 'Stopped';
+    case 'failed':
+      return 'Failed';
+    case 'idle':
+    case 'completed':
+      return null;
+    default:
+      return status satisfies never;
+  }
+}
+
+/** "just now", "5 min ago", "3 h ago", "yesterday", "4 d ago", then a date. */
+export function formatRelativeTime(timestamp: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - timestamp) / 1000));
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  if (days === 1) return 'yesterday';
+  if (days < 7) return `${days} d ago`;
+  return new Date(timestamp).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+}
