@@ -39,11 +39,7 @@ export default tseslint.config(
     'The renderer never imports src-main, electron or Node (DESIGN.md, Layout).',
   ),
   // Inside main, each native dependency belongs to exactly one folder.
-  layer(
-    ['src-main/**'],
-    ['**/src-renderer/**'],
-    'src-main never imports the renderer.',
-  ),
+  layer(['src-main/**'], ['**/src-renderer/**'], 'src-main never imports the renderer.'),
   {
     files: ['src-main/**'],
     ignores: ['src-main/store/**'],
@@ -85,7 +81,10 @@ export default tseslint.config(
           patterns: [
             { group: ['better-sqlite3'], message: 'Only src-main/store imports better-sqlite3.' },
             { group: ['electron'], message: 'Only src-main/app, ipc and preload import electron.' },
-            { group: ['**/host/**', '**/server/**', '**/cli/**', '**/ipc/**', '**/app/**'], message: 'llm is below host.' },
+            {
+              group: ['**/host/**', '**/server/**', '**/cli/**', '**/ipc/**', '**/app/**'],
+              message: 'llm is below host.',
+            },
           ],
         },
       ],
@@ -100,7 +99,10 @@ export default tseslint.config(
           patterns: [
             { group: ['node-llama-cpp'], message: 'Only src-main/llm imports node-llama-cpp.' },
             { group: ['electron'], message: 'Only src-main/app, ipc and preload import electron.' },
-            { group: ['**/host/**', '**/server/**', '**/cli/**', '**/ipc/**', '**/app/**', '**/llm/**'], message: 'store is below host.' },
+            {
+              group: ['**/host/**', '**/server/**', '**/cli/**', '**/ipc/**', '**/app/**', '**/llm/**'],
+              message: 'store is below host.',
+            },
           ],
         },
       ],

@@ -15,10 +15,14 @@ const model = inject('tinyModelPath');
 /** Runs the real CLI in its own process, as `npm run homebody -- ...` does. */
 async function homebody(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(join(root, 'node_modules', '.bin', 'tsx'), ['src-main/cli/main.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, HOMEBODY_GPU: 'cpu' },
-    });
+    const { stdout, stderr } = await exec(
+      join(root, 'node_modules', '.bin', 'tsx'),
+      ['src-main/cli/main.ts', ...args],
+      {
+        cwd: root,
+        env: { ...process.env, HOMEBODY_GPU: 'cpu' },
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -29,7 +33,18 @@ async function homebody(...args: string[]): Promise<{ code: number; stdout: stri
 describe('homebody CLI', () => {
   it('run --json answers with the task, its messages and stats, and saves the task in the data folder', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hb-cli-'));
-    const result = await homebody('run', '--model', model, '--data-dir', dataDir, '--max-tokens', '8', '--json', 'Hello', 'there');
+    const result = await homebody(
+      'run',
+      '--model',
+      model,
+      '--data-dir',
+      dataDir,
+      '--max-tokens',
+      '8',
+      '--json',
+      'Hello',
+      'there',
+    );
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout) as RunJson;
     expect(Object.keys(out)).toEqual(['taskId', 'messages', 'stats', 'state']);
@@ -47,7 +62,19 @@ describe('homebody CLI', () => {
     expect(store.messages.listForTask(out.taskId).map((m) => m.text)).toEqual(out.messages.map((m) => m.text));
     store.close();
 
-    const next = await homebody('run', '--model', model, '--data-dir', dataDir, '--max-tokens', '4', '--task', out.taskId, '--json', 'More');
+    const next = await homebody(
+      'run',
+      '--model',
+      model,
+      '--data-dir',
+      dataDir,
+      '--max-tokens',
+      '4',
+      '--task',
+      out.taskId,
+      '--json',
+      'More',
+    );
     expect((JSON.parse(next.stdout) as RunJson).messages).toHaveLength(4);
   });
 

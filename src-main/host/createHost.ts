@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   HomebodyError,
   apiSchemas,

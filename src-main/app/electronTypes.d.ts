@@ -1,0 +1,302 @@
+/**
+ * Stands in for Electron's own typings where the optional `electron` package is
+ * not installed (its postinstall downloads a binary, which fails on machines
+ * without internet; npm then skips the whole optional dependency).
+ *
+ * Only the subset of Electron 39's API that src-main/app, ipc and preload use,
+ * copied in shape from electron@39.5.0's electron.d.ts (member names, parameter
+ * lists, return types); unions of permission names are widened to `string`
+ * and `any` is narrowed to `unknown`.
+ *
+ * Where the real package is installed, its electron.d.ts declares the same
+ * module with `export = Electron.CrossProcessExports`. That export assignment
+ * wins over the named exports below (TypeScript resolves an import against a
+ * module's `export =` when it has one), and the merge complaint lands in
+ * declaration files, which `skipLibCheck` leaves alone; so the real typings are
+ * used there and this file only fills the gap here. Keep it a script (no
+ * top-level import or export) so that it stays an ambient declaration.
+ */
+declare module 'electron' {
+  type Event<Params extends object = object> = {
+    preventDefault: () => void;
+    readonly defaultPrevented: boolean;
+  } & Params;
+
+  // ---- app -------------------------------------------------------------
+
+  interface App {
+    on(event: 'activate', listener: (event: Event, hasVisibleWindows: boolean) => void): this;
+    on(event: 'before-quit', listener: (event: Event) => void): this;
+    on(event: 'will-quit', listener: (event: Event) => void): this;
+    on(event: 'window-all-closed', listener: () => void): this;
+    on(
+      event: 'second-instance',
+      listener: (event: Event, argv: string[], workingDirectory: string, additionalData: unknown) => void,
+    ): this;
+    on(event: 'web-contents-created', listener: (event: Event, webContents: WebContents) => void): this;
+    enableSandbox(): void;
+    exit(exitCode?: number): void;
+    getAppPath(): string;
+    getPath(
+      name:
+        | 'home'
+        | 'appData'
+        | 'assets'
+        | 'userData'
+        | 'sessionData'
+        | 'temp'
+        | 'exe'
+        | 'module'
+        | 'desktop'
+        | 'documents'
+        | 'downloads'
+        | 'music'
+        | 'pictures'
+        | 'videos'
+        | 'recent'
+        | 'logs'
+        | 'crashDumps',
+    ): string;
+    getVersion(): string;
+    quit(): void;
+    requestSingleInstanceLock(additionalData?: Record<string, unknown>): boolean;
+    setPath(name: string, path: string): void;
+    whenReady(): Promise<void>;
+    readonly isPackaged: boolean;
+  }
+  const app: App;
+
+  // ---- windows and web contents -----------------------------------------
+
+  interface WebPreferences {
+    devTools?: boolean;
+    nodeIntegration?: boolean;
+    nodeIntegrationInWorker?: boolean;
+    nodeIntegrationInSubFrames?: boolean;
+    preload?: string;
+    sandbox?: boolean;
+    session?: Session;
+    partition?: string;
+    webSecurity?: boolean;
+    allowRunningInsecureContent?: boolean;
+    experimentalFeatures?: boolean;
+    contextIsolation?: boolean;
+    webviewTag?: boolean;
+    safeDialogs?: boolean;
+    navigateOnDragDrop?: boolean;
+    spellcheck?: boolean;
+    enableWebSQL?: boolean;
+  }
+
+  interface BrowserWindowConstructorOptions {
+    width?: number;
+    height?: number;
+    minWidth?: number;
+    minHeight?: number;
+    show?: boolean;
+    title?: string;
+    icon?: string;
+    backgroundColor?: string;
+    webPreferences?: WebPreferences;
+  }
+
+  class BrowserWindow {
+    constructor(options?: BrowserWindowConstructorOptions);
+    static getAllWindows(): BrowserWindow[];
+    on(event: 'closed', listener: () => void): this;
+    once(event: 'ready-to-show', listener: () => void): this;
+    focus(): void;
+    isDestroyed(): boolean;
+    isMinimized(): boolean;
+    loadURL(url: string): Promise<void>;
+    restore(): void;
+    show(): void;
+    readonly id: number;
+    webContents: WebContents;
+  }
+
+  class WebFrameMain {
+    isDestroyed(): boolean;
+    readonly frames: WebFrameMain[];
+    readonly origin: string;
+    readonly parent: WebFrameMain | null;
+    readonly processId: number;
+    readonly routingId: number;
+    readonly top: WebFrameMain | null;
+    readonly url: string;
+  }
+
+  interface WebContentsWillNavigateEventParams {
+    url: string;
+    isSameDocument: boolean;
+    isMainFrame: boolean;
+    frame: WebFrameMain | null;
+    initiator?: WebFrameMain | null;
+  }
+  interface WebContentsWillFrameNavigateEventParams {
+    url: string;
+    isSameDocument: boolean;
+    isMainFrame: boolean;
+    frame: WebFrameMain | null;
+    initiator?: WebFrameMain | null;
+  }
+  interface WebContentsWillRedirectEventParams {
+    url: string;
+    isSameDocument: boolean;
+    isMainFrame: boolean;
+    frame: WebFrameMain | null;
+    initiator?: WebFrameMain | null;
+  }
+
+  interface HandlerDetails {
+    url: string;
+    frameName: string;
+    features: string;
+    disposition: 'default' | 'foreground-tab' | 'background-tab' | 'new-window' | 'other';
+  }
+  interface WindowOpenHandlerResponse {
+    action: 'allow' | 'deny';
+  }
+
+  interface WebContents {
+    on(event: 'will-navigate', listener: (details: Event<WebContentsWillNavigateEventParams>) => void): this;
+    on(event: 'will-frame-navigate', listener: (details: Event<WebContentsWillFrameNavigateEventParams>) => void): this;
+    on(event: 'will-redirect', listener: (details: Event<WebContentsWillRedirectEventParams>) => void): this;
+    on(
+      event: 'will-attach-webview',
+      listener: (event: Event, webPreferences: WebPreferences, params: Record<string, string>) => void,
+    ): this;
+    getURL(): string;
+    isDestroyed(): boolean;
+    send(channel: string, ...args: unknown[]): void;
+    setWindowOpenHandler(handler: (details: HandlerDetails) => WindowOpenHandlerResponse): void;
+    readonly id: number;
+    readonly mainFrame: WebFrameMain;
+    readonly session: Session;
+  }
+
+  // ---- IPC ---------------------------------------------------------------
+
+  interface IpcMainInvokeEvent extends Event {
+    frameId: number;
+    processId: number;
+    sender: WebContents;
+    readonly senderFrame: WebFrameMain | null;
+    type: 'frame';
+  }
+  interface IpcMain {
+    handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown): void;
+    removeHandler(channel: string): void;
+  }
+  const ipcMain: IpcMain;
+
+  interface IpcRendererEvent extends Event {
+    sender: IpcRenderer;
+  }
+  interface IpcRenderer {
+    invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+    on(channel: string, listener: (event: IpcRendererEvent, ...args: unknown[]) => void): this;
+    removeListener(channel: string, listener: (event: IpcRendererEvent, ...args: unknown[]) => void): this;
+  }
+  const ipcRenderer: IpcRenderer;
+
+  interface ContextBridge {
+    exposeInMainWorld(apiKey: string, api: unknown): void;
+  }
+  const contextBridge: ContextBridge;
+
+  // ---- sessions and protocols --------------------------------------------
+
+  interface Privileges {
+    standard?: boolean;
+    secure?: boolean;
+    bypassCSP?: boolean;
+    allowServiceWorkers?: boolean;
+    supportFetchAPI?: boolean;
+    corsEnabled?: boolean;
+    stream?: boolean;
+    codeCache?: boolean;
+  }
+  interface CustomScheme {
+    scheme: string;
+    privileges?: Privileges;
+  }
+  interface Protocol {
+    handle(scheme: string, handler: (request: Request) => Response | Promise<Response>): void;
+    isProtocolHandled(scheme: string): boolean;
+    registerSchemesAsPrivileged(customSchemes: CustomScheme[]): void;
+    unhandle(scheme: string): void;
+  }
+  const protocol: Protocol;
+
+  interface PermissionRequest {
+    requestingUrl?: string;
+    isMainFrame: boolean;
+  }
+  interface PermissionCheckHandlerHandlerDetails {
+    embeddingOrigin?: string;
+    requestingUrl?: string;
+    isMainFrame?: boolean;
+  }
+  class Session {
+    static readonly defaultSession: Session;
+    setPermissionCheckHandler(
+      handler:
+        | ((
+            webContents: WebContents | null,
+            permission: string,
+            requestingOrigin: string,
+            details: PermissionCheckHandlerHandlerDetails,
+          ) => boolean)
+        | null,
+    ): void;
+    setPermissionRequestHandler(
+      handler:
+        | ((
+            webContents: WebContents,
+            permission: string,
+            callback: (permissionGranted: boolean) => void,
+            details: PermissionRequest,
+          ) => void)
+        | null,
+    ): void;
+    readonly protocol: Protocol;
+  }
+  const session: typeof Session;
+
+  // ---- dialogs -----------------------------------------------------------
+
+  interface FileFilter {
+    extensions: string[];
+    name: string;
+  }
+  interface OpenDialogOptions {
+    title?: string;
+    defaultPath?: string;
+    buttonLabel?: string;
+    filters?: FileFilter[];
+    properties?: Array<
+      | 'openFile'
+      | 'openDirectory'
+      | 'multiSelections'
+      | 'showHiddenFiles'
+      | 'createDirectory'
+      | 'promptToCreate'
+      | 'noResolveAliases'
+      | 'treatPackageAsDirectory'
+      | 'dontAddToRecent'
+    >;
+    message?: string;
+  }
+  interface OpenDialogReturnValue {
+    canceled: boolean;
+    filePaths: string[];
+    bookmarks?: string[];
+  }
+  interface Dialog {
+    showOpenDialog(window: BrowserWindow, options: OpenDialogOptions): Promise<OpenDialogReturnValue>;
+    showOpenDialog(options: OpenDialogOptions): Promise<OpenDialogReturnValue>;
+    showErrorBox(title: string, content: string): void;
+  }
+  const dialog: Dialog;
+}
