@@ -2,15 +2,55 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Restricted imports for one layer of DESIGN.md: `patterns` are globs of module specifiers. */
-const layer = (files, patterns, message) => ({
-  files,
-  rules: {
-    'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }],
-  },
-});
+/*
+ * The import rules of DESIGN.md ("Layout and the direction of imports"), checked on every lint.
+ * Each entry bans module specifiers (globs) in a set of files, with the reason shown on violation.
+ */
+const NODE = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'worker_threads'];
 
-const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto'];
+const ban = (group, message) => ({ group, message });
+const MAIN_ONLY = ban(
+  ['electron', 'better-sqlite3', 'node-llama-cpp', 'ws', ...NODE],
+  'Node, Electron and native modules live in src-main.',
+);
+
+/** Which src-main folder alone may import each native dependency. */
+const OWNED = {
+  'better-sqlite3': ['store'],
+  'node-llama-cpp': ['llm'],
+  electron: ['app', 'ipc', 'preload'],
+  ws: ['server'],
+};
+
+/** Folders of src-main below which a folder must not reach back up: lower layers never import higher ones. */
+const HIGHER = {
+  llm: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'store'],
+  store: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm'],
+  agent: ['host', 'server', 'cli', 'ipc', 'app', 'preload'],
+  host: ['server', 'cli', 'ipc', 'app', 'preload'],
+  util: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store'],
+};
+
+const MAIN_FOLDERS = ['agent', 'app', 'cli', 'host', 'ipc', 'llm', 'preload', 'server', 'store', 'testing', 'util'];
+
+function mainFolderRules(folder) {
+  const patterns = [ban(['**/src-renderer/**'], 'src-main never imports the renderer.')];
+  for (const [module, owners] of Object.entries(OWNED)) {
+    if (!owners.includes(folder)) patterns.push(ban([module], `Only src-main/${owners.join(', ')} import ${module}.`));
+  }
+  const higher = HIGHER[folder];
+  if (higher)
+    patterns.push(
+      ban(
+        higher.map((f) => `../${f}/*`),
+        `src-main/${folder} is below ${higher.join(', ')}.`,
+      ),
+    );
+  return {
+    files: [`src-main/${folder}/**`],
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['build/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -25,101 +65,34 @@ export default tseslint.config(
     },
   },
   { files: ['src-renderer/**'], languageOptions: { globals: { ...globals.browser } } },
-
-  // src-shared: the contract and domain types; no process, no DOM, no other root.
-  layer(
-    ['src-shared/**'],
-    ['**/src-main/**', '**/src-renderer/**', 'electron', 'better-sqlite3', 'node-llama-cpp', 'react', ...NODE_BUILTINS],
-    'src-shared imports nothing from the other roots, Node, Electron or the DOM (DESIGN.md, Layout).',
-  ),
-  // src-renderer: talks to the Host only through bridge/ and the contract.
-  layer(
-    ['src-renderer/**'],
-    ['**/src-main/**', 'electron', 'better-sqlite3', 'node-llama-cpp', ...NODE_BUILTINS],
-    'The renderer never imports src-main, electron or Node (DESIGN.md, Layout).',
-  ),
-  // Inside main, each native dependency belongs to exactly one folder.
-  layer(['src-main/**'], ['**/src-renderer/**'], 'src-main never imports the renderer.'),
   {
-    files: ['src-main/**'],
-    ignores: ['src-main/store/**'],
+    files: ['src-shared/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['**/src-renderer/**'], message: 'src-main never imports the renderer.' },
-            { group: ['better-sqlite3'], message: 'Only src-main/store imports better-sqlite3.' },
+            ban(['**/src-main/**', '**/src-renderer/**'], 'src-shared imports nothing from the other roots.'),
+            ban(['react', 'react-dom', 'zustand'], 'src-shared holds no UI code.'),
+            MAIN_ONLY,
           ],
         },
       ],
     },
   },
   {
-    files: ['src-main/**'],
-    ignores: ['src-main/store/**', 'src-main/llm/**', 'src-main/app/**', 'src-main/ipc/**', 'src-main/preload/**'],
+    files: ['src-renderer/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['**/src-renderer/**'], message: 'src-main never imports the renderer.' },
-            { group: ['better-sqlite3'], message: 'Only src-main/store imports better-sqlite3.' },
-            { group: ['node-llama-cpp'], message: 'Only src-main/llm imports node-llama-cpp.' },
-            { group: ['electron'], message: 'Only src-main/app, ipc and preload import electron.' },
+            ban(['**/src-main/**'], 'The renderer talks to the Host only through src-shared/contract.'),
+            MAIN_ONLY,
           ],
         },
       ],
     },
   },
-  {
-    files: ['src-main/llm/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['better-sqlite3'], message: 'Only src-main/store imports better-sqlite3.' },
-            { group: ['electron'], message: 'Only src-main/app, ipc and preload import electron.' },
-            {
-              group: ['**/host/**', '**/server/**', '**/cli/**', '**/ipc/**', '**/app/**'],
-              message: 'llm is below host.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src-main/store/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['node-llama-cpp'], message: 'Only src-main/llm imports node-llama-cpp.' },
-            { group: ['electron'], message: 'Only src-main/app, ipc and preload import electron.' },
-            {
-              group: ['**/host/**', '**/server/**', '**/cli/**', '**/ipc/**', '**/app/**', '**/llm/**'],
-              message: 'store is below host.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src-main/app/**', 'src-main/ipc/**', 'src-main/preload/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['better-sqlite3'], message: 'Only src-main/store imports better-sqlite3.' },
-            { group: ['node-llama-cpp'], message: 'Only src-main/llm imports node-llama-cpp.' },
-          ],
-        },
-      ],
-    },
-  },
+  ...MAIN_FOLDERS.map(mainFolderRules),
 );

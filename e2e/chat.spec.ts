@@ -17,8 +17,8 @@ async function watchReplyGrowth(page: Page): Promise<() => Promise<number[]>> {
   return () => page.evaluate(() => (window as unknown as { __replyLengths: number[] }).__replyLengths);
 }
 
-test('a reply streams token by token, then shows its speed', async ({ page, homebody }) => {
-  await homebody.launch({ model: E2E_MODEL, maxTokens: 40 });
+test('a reply streams token by token, then shows its speed', async ({ homebody }) => {
+  const { page } = await homebody.launch({ model: E2E_MODEL, maxTokens: 40 });
   await expect(page.getByTestId('chat')).toBeVisible();
   const lengths = await watchReplyGrowth(page);
 
@@ -31,8 +31,8 @@ test('a reply streams token by token, then shows its speed', async ({ page, home
   expect(new Set((await lengths()).filter((n) => n > 0)).size).toBeGreaterThanOrEqual(3);
 });
 
-test('a long reply stops with the Stop button or with Esc, keeping what was written', async ({ page, homebody }) => {
-  await homebody.launch({ model: E2E_MODEL, maxTokens: 5000 });
+test('a long reply stops with the Stop button or with Esc, keeping what was written', async ({ homebody }) => {
+  const { page } = await homebody.launch({ model: E2E_MODEL, maxTokens: 5000 });
   await expect(page.getByTestId('chat')).toBeVisible();
   const reply = page.getByTestId('message-assistant').last();
 
@@ -52,10 +52,9 @@ test('a long reply stops with the Stop button or with Esc, keeping what was writ
 });
 
 test('a new task starts with one click or with Ctrl+N, and the sidebar lists tasks newest first', async ({
-  page,
   homebody,
 }) => {
-  await homebody.launch({ model: E2E_MODEL, maxTokens: 8 });
+  const { page } = await homebody.launch({ model: E2E_MODEL, maxTokens: 8 });
   await expect(page.getByTestId('chat')).toBeVisible();
   const items = page.getByTestId('task-item');
 

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { E2E_MODEL } from './fixtures/paths.js';
 import { expect, sendMessage, test } from './fixtures/homebody.js';
 
-test('a task survives a reload and a restart, and opens with no model and no network', async ({ page, homebody }) => {
+test('a task survives a reload and a restart, and opens with no model and no network', async ({ homebody }) => {
   // The model lives in a folder of its own so that it can vanish before the restart.
   const model = join(mkdtempSync(join(tmpdir(), 'hb-e2e-model-')), 'assistant.gguf');
   copyFileSync(E2E_MODEL, model);
   const first = await homebody.launch({ model, maxTokens: 12 });
+  let page = first.page;
   await expect(page.getByTestId('chat')).toBeVisible();
   await sendMessage(page, 'Remember this conversation');
   await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-state', 'truncated');
@@ -20,11 +21,15 @@ test('a task survives a reload and a restart, and opens with no model and no net
   await item.click();
   await expect(page.getByTestId('message-user')).toHaveText('Remember this conversation');
 
-  await first.stop();
-  rmSync(model);
   const requests: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
+  await first.stop();
+  rmSync(model);
   const second = await homebody.launch({ dataDir: first.dataDir });
+  if (second.page !== page) {
+    page = second.page;
+    page.on('request', (request) => requests.push(request.url()));
+  }
 
   // The model that was loaded last is gone: onboarding says where it was expected.
   await expect(page.getByTestId('onboarding')).toBeVisible();

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { E2E_MODEL } from './fixtures/paths.js';
 import { expect, openModel, test } from './fixtures/homebody.js';
 
-test('a first run offers to open a GGUF file and lists the catalog for later', async ({ page, homebody }) => {
-  await homebody.launch();
+test('a first run offers to open a GGUF file and lists the catalog for later', async ({ homebody }) => {
+  const { page } = await homebody.launch();
   await expect(page.getByTestId('onboarding')).toBeVisible();
   await expect(page.getByTestId('model-path-input')).toBeVisible();
   const entries = page.getByTestId('catalog-entry');
@@ -17,7 +17,7 @@ test('a first run offers to open a GGUF file and lists the catalog for later', a
   await expect(entries.first()).toContainText(/download later/i);
 });
 
-test('a wrong file gets a specific error in place, and the app keeps working', async ({ page, homebody }) => {
+test('a wrong file gets a specific error in place, and the app keeps working', async ({ homebody }) => {
   const dir = mkdtempSync(join(tmpdir(), 'hb-e2e-files-'));
   const notes = join(dir, 'notes.gguf');
   writeFileSync(notes, 'these are my notes, not a model');
@@ -27,7 +27,7 @@ test('a wrong file gets a specific error in place, and the app keeps working', a
   const folder = join(dir, 'folder.gguf');
   mkdirSync(folder);
 
-  await homebody.launch();
+  const { page } = await homebody.launch();
   const error = page.getByTestId('model-error');
   const cases: Array<[string, RegExp]> = [
     [join(dir, 'missing.gguf'), /No model file at .*missing\.gguf/],

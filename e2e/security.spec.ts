@@ -5,6 +5,10 @@ test('browser mode turns away a visit without the token and calls from another o
   homebody,
   request,
 }) => {
+  test.skip(
+    homebody.shell === 'electron',
+    'the desktop shell has no server: its IPC checks are unit-tested in src-main/ipc',
+  );
   const app = await homebody.launch();
   // A new browser profile: no cookie from the visit above.
   const stranger = await browser.newPage();

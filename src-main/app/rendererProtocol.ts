@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { protocol } from 'electron';
 import { APP_SCHEME, isAppUrl } from './appOrigin.js';
 import { rendererResponseHeaders } from './contentSecurityPolicy.js';
-import { contentTypeFor, readRendererFile, resolveRendererFile } from './rendererFiles.js';
+import { contentTypeFor, readRendererFile, resolveRendererFile } from '../util/rendererFiles.js';
 
 /*
  * Why a custom scheme rather than loadFile(): a file:// page has an opaque

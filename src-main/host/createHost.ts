@@ -39,6 +39,16 @@ export interface CreateHostOptions extends HostOptions {
   readonly loadModelOnStart?: boolean;
 }
 
+/** Reply length cap and temperature: HOMEBODY_MAX_TOKENS and HOMEBODY_TEMPERATURE, else the defaults. */
+export function defaultReplyOptions(env: NodeJS.ProcessEnv = process.env): ReplyOptions {
+  const maxTokens = Number(env.HOMEBODY_MAX_TOKENS);
+  const temperature = Number(env.HOMEBODY_TEMPERATURE);
+  return {
+    maxTokens: Number.isInteger(maxTokens) && maxTokens > 0 ? maxTokens : DEFAULT_MAX_TOKENS,
+    temperature: env.HOMEBODY_TEMPERATURE && temperature >= 0 && temperature <= 2 ? temperature : DEFAULT_TEMPERATURE,
+  };
+}
+
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.length ? issue.path.join('.') : 'request'}: ${issue.message}`)
@@ -63,10 +73,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   const chat = new ChatRunner({ engine, store, emit });
   chat.recoverAfterCrash();
   const catalog = loadCatalog();
-  const reply: ReplyOptions = {
-    maxTokens: options.reply?.maxTokens ?? DEFAULT_MAX_TOKENS,
-    temperature: options.reply?.temperature ?? DEFAULT_TEMPERATURE,
-  };
+  const reply = { ...defaultReplyOptions(), ...options.reply };
   const version = options.version ?? appVersion();
 
   engine.onStateChange((state) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { API_PATH_PREFIX, EVENTS_PATH, TOKEN_QUERY } from '../../src-shared/contract/index.js';
 import type { Host } from '../host/hostTypes.js';
 import { cookieName, hostAllowed, originAllowed, presentedTokens, tokenMatches } from './requestGuard.js';
-import { contentType, resolveStaticFile } from './staticFiles.js';
+import { contentTypeFor, readRendererFile, resolveRendererFile } from '../util/rendererFiles.js';
 
 export interface BrowserServerOptions {
   readonly host: Host;
@@ -87,6 +87,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   if (!indexHtml.includes(TOKEN_META_PLACEHOLDER)) {
     throw new Error(`${options.rendererDir}/index.html lacks the token placeholder; rebuild the renderer`);
   }
+  const rendererRoot = realpathSync(options.rendererDir);
   const sockets = new Set<WebSocket>();
   let port = 0;
 
@@ -157,11 +158,11 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       const html = indexHtml.replace(TOKEN_META_PLACEHOLDER, `<meta name="homebody-token" content="${token}">`);
       return send(res, 200, html, 'text/html; charset=utf-8');
     }
-    const file = resolveStaticFile(options.rendererDir, url.pathname);
+    const file = await resolveRendererFile(rendererRoot, url.pathname);
     if (!file) return send(res, 404, 'Not found');
     res.setHeader('content-security-policy', contentSecurityPolicy(port));
-    const body = readFileSync(file);
-    res.writeHead(200, { 'content-type': contentType(file), 'content-length': body.length });
+    const body = await readRendererFile(file);
+    res.writeHead(200, { 'content-type': contentTypeFor(file), 'content-length': body.length });
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
