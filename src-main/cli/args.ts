@@ -1,3 +1,7 @@
+import { resolve } from 'node:path';
+import type { CreateHostOptions } from '../host/createHost.js';
+import { defaultDataDir } from '../util/dataDir.js';
+
 export class UsageError extends Error {}
 
 /** Runs node's parseArgs, turning its errors (unknown option, missing value) into usage errors. */
@@ -24,4 +28,32 @@ export function numberOption(value: string | undefined, name: string, min: numbe
     throw new UsageError(`--${name} must be a number from ${min} to ${max}, not "${value}"`);
   }
   return n;
+}
+
+/** Options every command that runs the Host takes, for node's parseArgs. */
+export const HOST_OPTIONS = {
+  model: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  temperature: { type: 'string' },
+} as const;
+
+interface HostOptionValues {
+  'data-dir'?: string | undefined;
+  'max-tokens'?: string | undefined;
+  temperature?: string | undefined;
+}
+
+export function dataDirFrom(values: HostOptionValues): string {
+  return resolve(values['data-dir'] ?? defaultDataDir());
+}
+
+/** The reply settings the flags override; the rest come from the environment's defaults. */
+export function replyOverrides(values: HostOptionValues): NonNullable<CreateHostOptions['reply']> {
+  const maxTokens = intOption(values['max-tokens'], 'max-tokens', 1, 1_000_000);
+  const temperature = numberOption(values.temperature, 'temperature', 0, 2);
+  return {
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(temperature === undefined ? {} : { temperature }),
+  };
 }

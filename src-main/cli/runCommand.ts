@@ -3,8 +3,7 @@ import { resolve } from 'node:path';
 import type { ChatStats, Message } from '../../src-shared/contract/index.js';
 import { DEFAULT_MAX_TOKENS } from '../agent/chatRunner.js';
 import { createHost } from '../host/createHost.js';
-import { defaultDataDir } from '../util/dataDir.js';
-import { UsageError, intOption, numberOption, usageErrors } from './args.js';
+import { HOST_OPTIONS, UsageError, dataDirFrom, replyOverrides, usageErrors } from './args.js';
 
 export const RUN_USAGE = `homebody run --model FILE [--data-dir DIR] [--max-tokens N] [--temperature T] [--task ID] [--json] "prompt"
   Loads the model, answers the prompt (streamed to stdout) and saves the task in the data folder.
@@ -25,10 +24,7 @@ export async function runCommand(args: string[]): Promise<number> {
       allowPositionals: true,
       strict: true,
       options: {
-        model: { type: 'string' },
-        'data-dir': { type: 'string' },
-        'max-tokens': { type: 'string' },
-        temperature: { type: 'string' },
+        ...HOST_OPTIONS,
         task: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
@@ -37,15 +33,13 @@ export async function runCommand(args: string[]): Promise<number> {
   if (!values.model) throw new UsageError('--model FILE is required');
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('a prompt is required, e.g. homebody run --model m.gguf "Hello"');
-  const maxTokens = intOption(values['max-tokens'], 'max-tokens', 1, 1_000_000) ?? DEFAULT_MAX_TOKENS;
-  const temperature = numberOption(values.temperature, 'temperature', 0, 2);
   const json = values.json;
 
   const host = await createHost({
-    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    dataDir: dataDirFrom(values),
     shell: 'cli',
     loadModelOnStart: false,
-    reply: { maxTokens, ...(temperature === undefined ? {} : { temperature }) },
+    reply: replyOverrides(values),
   });
   let reported = -1;
   const offProgress = host.subscribe((event) => {

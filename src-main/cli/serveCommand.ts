@@ -4,8 +4,7 @@ import { join, resolve } from 'node:path';
 import { createHost } from '../host/createHost.js';
 import { startBrowserServer } from '../server/browserServer.js';
 import { rendererDir } from '../util/appPaths.js';
-import { defaultDataDir } from '../util/dataDir.js';
-import { UsageError, intOption, numberOption, usageErrors } from './args.js';
+import { HOST_OPTIONS, UsageError, dataDirFrom, intOption, replyOverrides, usageErrors } from './args.js';
 
 export const SERVE_USAGE = `homebody serve [--model FILE] [--data-dir DIR] [--port N] [--max-tokens N] [--temperature T]
   Browser mode: serves Homebody on 127.0.0.1 only and prints the address to open (it carries a
@@ -18,31 +17,24 @@ export async function serveCommand(args: string[]): Promise<number> {
       allowPositionals: true,
       strict: true,
       options: {
-        model: { type: 'string' },
-        'data-dir': { type: 'string' },
+        ...HOST_OPTIONS,
         port: { type: 'string' },
-        'max-tokens': { type: 'string' },
-        temperature: { type: 'string' },
       },
     }),
   );
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const port = intOption(values.port, 'port', 0, 65535) ?? 0;
-  const maxTokens = intOption(values['max-tokens'], 'max-tokens', 1, 1_000_000);
-  const temperature = numberOption(values.temperature, 'temperature', 0, 2);
+  const reply = replyOverrides(values);
   const renderer = rendererDir();
   if (!existsSync(join(renderer, 'index.html'))) {
     console.error(`homebody: the user interface is not built (${renderer} is missing). Run: npm run build:renderer`);
     return 1;
   }
-  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const dataDir = dataDirFrom(values);
   const host = await createHost({
     dataDir,
     shell: 'browser',
-    reply: {
-      ...(maxTokens === undefined ? {} : { maxTokens }),
-      ...(temperature === undefined ? {} : { temperature }),
-    },
+    reply,
     ...(values.model ? { modelPath: resolve(values.model) } : {}),
   });
   let server;
