@@ -20,6 +20,9 @@ const OWNED = {
   'node-llama-cpp': ['llm'],
   electron: ['app', 'ipc', 'preload'],
   ws: ['server'],
+  // Only the sandbox starts processes (tools/sandbox); tests may start the CLI.
+  'node:child_process': ['tools'],
+  child_process: ['tools'],
 };
 
 /** Folders of src-main below which a folder must not reach back up: lower layers never import higher ones. */
@@ -29,13 +32,32 @@ const HIGHER = {
   agent: ['host', 'server', 'cli', 'ipc', 'app', 'preload'],
   host: ['server', 'cli', 'ipc', 'app', 'preload'],
   util: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store'],
+  permissions: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store', 'tools'],
+  tools: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store', 'permissions'],
 };
 
-const MAIN_FOLDERS = ['agent', 'app', 'cli', 'host', 'ipc', 'llm', 'preload', 'server', 'store', 'testing', 'util'];
+const MAIN_FOLDERS = [
+  'agent',
+  'app',
+  'cli',
+  'host',
+  'ipc',
+  'llm',
+  'permissions',
+  'preload',
+  'server',
+  'store',
+  'testing',
+  'tools',
+  'util',
+];
+const TEST_FILES = ['**/*.test.ts'];
 
-function mainFolderRules(folder) {
+/** The rules for one folder of src-main; its tests may also start processes (the CLI under test). */
+function mainFolderRules(folder, { tests }) {
   const patterns = [ban(['**/src-renderer/**'], 'src-main never imports the renderer.')];
   for (const [module, owners] of Object.entries(OWNED)) {
+    if (tests && module.endsWith('child_process')) continue;
     if (!owners.includes(folder)) patterns.push(ban([module], `Only src-main/${owners.join(', ')} import ${module}.`));
   }
   const higher = HIGHER[folder];
@@ -47,7 +69,8 @@ function mainFolderRules(folder) {
       ),
     );
   return {
-    files: [`src-main/${folder}/**`],
+    files: tests ? TEST_FILES.map((t) => `src-main/${folder}/${t}`) : [`src-main/${folder}/**`],
+    ...(tests ? {} : { ignores: TEST_FILES }),
     rules: { 'no-restricted-imports': ['error', { patterns }] },
   };
 }
@@ -94,5 +117,6 @@ export default tseslint.config(
       ],
     },
   },
-  ...MAIN_FOLDERS.map(mainFolderRules),
+  ...MAIN_FOLDERS.map((folder) => mainFolderRules(folder, { tests: false })),
+  ...MAIN_FOLDERS.map((folder) => mainFolderRules(folder, { tests: true })),
 );

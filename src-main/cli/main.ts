@@ -1,8 +1,11 @@
 import { HomebodyError } from '../../src-shared/contract/index.js';
 import { UsageError } from './args.js';
+import { APPROVALS_USAGE, approvalsCommand } from './approvalsCommand.js';
 import { MAKE_MODEL_USAGE, makeModelCommand } from './makeModelCommand.js';
+import { POLICY_USAGE, policyCommand } from './policyCommand.js';
 import { RUN_USAGE, runCommand } from './runCommand.js';
 import { SERVE_USAGE, serveCommand } from './serveCommand.js';
+import { TOOLS_USAGE, toolsCommand } from './toolsCommand.js';
 
 const USAGE = `Homebody: a private assistant that runs on your computer.
 
@@ -13,12 +16,21 @@ Usage:
 
   ${MAKE_MODEL_USAGE.replaceAll('\n', '\n  ')}
 
+  ${TOOLS_USAGE.replaceAll('\n', '\n  ')}
+
+  ${APPROVALS_USAGE.replaceAll('\n', '\n  ')}
+
+  ${POLICY_USAGE.replaceAll('\n', '\n  ')}
+
 --data-dir (or HOMEBODY_DATA_DIR) sets the data folder for every command.`;
 
 const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   run: runCommand,
   serve: serveCommand,
   'make-model': makeModelCommand,
+  tools: toolsCommand,
+  approvals: approvalsCommand,
+  policy: policyCommand,
 };
 
 /** The headless Homebody: the same Host as the app, without a window. */

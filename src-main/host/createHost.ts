@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
 import {
   HomebodyError,
+  PolicySchema,
   apiSchemas,
   isApiMethod,
   type ApiMethod,
@@ -10,17 +11,25 @@ import {
   type ApiResponse,
   type ApiResult,
   type HostEvent,
+  type Policy,
+  type ToolCall,
 } from '../../src-shared/contract/index.js';
+import { join } from 'node:path';
 import { ChatRunner, DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, type ReplyOptions } from '../agent/chatRunner.js';
+import { ToolActions, type ProposalResult } from '../agent/toolActions.js';
+import { checkMode, emptyPolicy, grantFolder, parsePolicy, revokeFolder } from '../permissions/policy.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { ToolExecutor } from '../tools/sandbox/toolExecutor.js';
 import { defaultEngineConfig, type EngineConfig } from '../llm/engineConfig.js';
 import type { ChatEngine } from '../llm/engineTypes.js';
 import { LlamaEngine } from '../llm/llamaEngine.js';
 import { openStore, type Store } from '../store/store.js';
-import { appVersion } from '../util/appPaths.js';
+import { appRoot, appVersion } from '../util/appPaths.js';
 import { loadCatalog } from './catalog.js';
 import type { Host, HostOptions } from './hostTypes.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
+const POLICY_KEY = 'policy';
 
 type Handlers = { [M in ApiMethod]: (request: z.output<(typeof apiSchemas)[M]['request']>) => Promise<ApiResponse<M>> };
 
@@ -28,6 +37,11 @@ export interface HostInternals extends Host {
   readonly store: Store;
   readonly engine: ChatEngine;
   readonly chat: ChatRunner;
+  readonly tools: ToolActions;
+  readonly registry: ToolRegistry;
+  policy(): Policy;
+  /** Validates and stores a policy (an import, or an edit). */
+  setPolicy(raw: unknown): Policy;
   /** Typed call for in-process callers (the CLI): throws HomebodyError instead of returning a result. */
   invoke<M extends ApiMethod>(method: M, request: ApiRequest<M>): Promise<ApiResponse<M>>;
 }
@@ -73,6 +87,38 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   const chat = new ChatRunner({ engine, store, emit });
   chat.recoverAfterCrash();
   const catalog = loadCatalog();
+
+  const registry = new ToolRegistry();
+  const riskOf = (tool: string) => registry.get(tool)?.risk;
+  // The stored policy is read leniently (a granted folder may be gone for now); imports are checked in full.
+  const storedPolicy = PolicySchema.safeParse(store.settings.get(POLICY_KEY));
+  let policy: Policy = storedPolicy.success ? storedPolicy.data : emptyPolicy();
+  const savePolicy = (next: Policy) => {
+    store.settings.set(POLICY_KEY, next);
+    policy = next;
+  };
+  const setPolicy = (raw: unknown) => {
+    const next = parsePolicy(raw, riskOf);
+    savePolicy(next);
+    store.audit.append({
+      at: Date.now(),
+      taskId: null,
+      callId: null,
+      kind: 'policy-changed',
+      actor: 'user',
+      summary: 'The policy was replaced',
+      detail: next,
+    });
+    return next;
+  };
+  // The compiled worker may read its own code (the app folder) besides the granted folders.
+  const executor = new ToolExecutor({ trashDir: join(options.dataDir, 'trash'), codeRoots: [appRoot()] });
+  const tools = new ToolActions({ store, registry, executor, policy: () => policy, savePolicy, emit });
+  tools.recoverAfterCrash();
+  const callOf = (result: ProposalResult): ToolCall => {
+    if (result.call) return result.call;
+    throw new HomebodyError('INVALID_REQUEST', 'error' in result ? result.error : 'The call was not recorded.');
+  };
   const reply = { ...defaultReplyOptions(), ...options.reply };
   const version = options.version ?? appVersion();
 
@@ -82,6 +128,33 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   });
 
   const handlers: Handlers = {
+    'tools.list': async () => registry.info(),
+    'toolcalls.answer': async ({ id, answer, reason }) => callOf(await tools.answerPrompt(id, answer, reason ?? null)),
+    'toolcalls.undo': async ({ id }) => tools.undo(id),
+    'approvals.list': async () => ({ calls: tools.queue() }),
+    'approvals.approve': async ({ ids, args }) => {
+      const calls: ToolCall[] = [];
+      for (const id of ids) calls.push(callOf(await tools.approve(id, 'user', args)));
+      return { calls };
+    },
+    'approvals.deny': async ({ ids, reason }) => {
+      const calls: ToolCall[] = [];
+      for (const id of ids) calls.push(callOf(await tools.deny(id, 'user', reason ?? null)));
+      return { calls };
+    },
+    'policy.get': async () => policy,
+    'policy.set': async ({ policy: raw }) => setPolicy(raw),
+    'policy.setMode': async ({ tool, mode }) => {
+      const risk = riskOf(tool);
+      if (!risk) throw new HomebodyError('INVALID_REQUEST', `There is no tool named ${tool}.`);
+      checkMode(tool, risk, mode);
+      return setPolicy({ ...policy, tools: { ...policy.tools, [tool]: mode } });
+    },
+    'policy.grantFolder': async (folder) => setPolicy(grantFolder(policy, folder)),
+    'policy.revokeFolder': async ({ path }) => setPolicy(revokeFolder(policy, path)),
+    'audit.list': async ({ beforeId, limit }) => ({
+      events: store.audit.page(beforeId ?? Number.MAX_SAFE_INTEGER, limit ?? 200),
+    }),
     'app.info': async () => ({
       name: 'Homebody',
       version,
@@ -112,7 +185,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'tasks.get': async ({ taskId }) => {
       const task = store.tasks.get(taskId);
       if (!task) throw new HomebodyError('TASK_NOT_FOUND', `There is no task ${taskId}; it may have been deleted.`);
-      return { task, messages: store.messages.listForTask(taskId) };
+      return { task, messages: store.messages.listForTask(taskId), toolCalls: store.toolCalls.listForTask(taskId) };
     },
   };
 
@@ -146,6 +219,10 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     store,
     engine,
     chat,
+    tools,
+    registry,
+    policy: () => policy,
+    setPolicy,
     invoke,
     call,
     subscribe(listener) {
@@ -156,6 +233,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       if (disposed) return;
       disposed = true;
       await chat.stopAll();
+      await executor.dispose();
       await engine.dispose();
       store.close();
     },

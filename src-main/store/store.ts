@@ -1,8 +1,11 @@
 import { join } from 'node:path';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './db.js';
+import { createAuditRepo, type AuditRepo } from './repos/auditRepo.js';
 import { createMessagesRepo, type MessagesRepo } from './repos/messagesRepo.js';
 import { createSettingsRepo, type SettingsRepo } from './repos/settingsRepo.js';
+import { createTaskSafetyRepo, type TaskSafetyRepo } from './repos/taskSafetyRepo.js';
 import { createTasksRepo, type TasksRepo } from './repos/tasksRepo.js';
+import { createToolCallsRepo, type ToolCallsRepo } from './repos/toolCallsRepo.js';
 
 export const DATABASE_FILE = 'homebody.db';
 
@@ -11,6 +14,9 @@ export interface Store {
   readonly tasks: TasksRepo;
   readonly messages: MessagesRepo;
   readonly settings: SettingsRepo;
+  readonly toolCalls: ToolCallsRepo;
+  readonly audit: AuditRepo;
+  readonly taskSafety: TaskSafetyRepo;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -24,6 +30,9 @@ export function openStore(dataDir: string | ':memory:', options: OpenDatabaseOpt
     tasks: createTasksRepo(db),
     messages: createMessagesRepo(db),
     settings: createSettingsRepo(db),
+    toolCalls: createToolCallsRepo(db),
+    audit: createAuditRepo(db),
+    taskSafety: createTaskSafetyRepo(db),
     transaction: (fn) => db.transaction(fn)(),
     close: () => {
       if (db.open) db.close();

@@ -23,6 +23,9 @@ describe('import rules', () => {
     ['src-main/store/x.ts', "import { createHost } from '../host/createHost.js';"],
     ['src-main/agent/x.ts', "import { startBrowserServer } from '../server/browserServer.js';"],
     ['src-main/server/x.ts', "import { App } from '../../src-renderer/app/App.js';"],
+    ['src-main/agent/x.ts', "import { spawn } from 'node:child_process';"],
+    ['src-main/tools/x.ts', "import { ToolActions } from '../agent/toolActions.js';"],
+    ['src-main/permissions/x.ts', "import { openStore } from '../store/store.js';"],
   ])('refuses in %s: %s', async (file, code) => {
     expect(await restrictedImports(file, `${code}\nexport {};\n`)).not.toEqual([]);
   });
@@ -33,6 +36,8 @@ describe('import rules', () => {
     ['src-main/app/x.ts', "import { app } from 'electron';"],
     ['src-main/host/x.ts', "import { ChatRunner } from '../agent/chatRunner.js';"],
     ['src-renderer/features/x.ts', "import { apiSchemas } from '../../src-shared/contract/index.js';"],
+    ['src-main/tools/sandbox/x.ts', "import { fork } from 'node:child_process';"],
+    ['src-main/cli/x.test.ts', "import { execFile } from 'node:child_process';"],
   ])('allows in %s: %s', async (file, code) => {
     expect(await restrictedImports(file, `${code}\nexport {};\n`)).toEqual([]);
   });

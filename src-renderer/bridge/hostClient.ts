@@ -1,3 +1,4 @@
+import { API_METHODS } from '../../src-shared/contract/index.js';
 import type {
   ApiMethod,
   ApiRequest,
@@ -27,17 +28,9 @@ export interface HostClient {
 
 export type Invoke = <M extends ApiMethod>(method: M, request: ApiRequest<M>) => Promise<ApiResponse<M>>;
 
-/** Builds the typed client from one generic call; listing every method keeps it exhaustive against the contract. */
+/** Builds the typed client from one generic call, one entry per method of the contract (API_METHODS comes from its schemas). */
 export function apiFromInvoke(invoke: Invoke): HomebodyApi {
-  return {
-    'app.info': (request) => invoke('app.info', request),
-    'model.state': (request) => invoke('model.state', request),
-    'model.open': (request) => invoke('model.open', request),
-    'model.catalog': (request) => invoke('model.catalog', request),
-    'model.chooseFile': (request) => invoke('model.chooseFile', request),
-    'chat.send': (request) => invoke('chat.send', request),
-    'chat.stop': (request) => invoke('chat.stop', request),
-    'tasks.list': (request) => invoke('tasks.list', request),
-    'tasks.get': (request) => invoke('tasks.get', request),
-  };
+  return Object.fromEntries(
+    API_METHODS.map((method) => [method, (request: ApiRequest<typeof method>) => invoke(method, request)]),
+  ) as HomebodyApi;
 }

@@ -7,6 +7,7 @@ export const initialChatData: ChatData = {
   openTaskId: null,
   openTaskSummary: null,
   messages: [],
+  toolCalls: [],
   taskLoading: false,
   sending: false,
   awaitingNewTask: false,
@@ -24,6 +25,7 @@ export const createChatSlice =
         set((state) => ({
           openTaskSummary: detail.task,
           messages: mergeMessages(state.messages, detail.messages),
+          toolCalls: detail.toolCalls,
           tasks: upsertTask(state.tasks, detail.task),
           taskLoading: false,
           tasksError: null,
@@ -76,6 +78,7 @@ export const createChatSlice =
               openTaskId: result.taskId,
               openTaskSummary: null,
               messages: [],
+              toolCalls: [],
               sending: false,
               awaitingNewTask: false,
             });

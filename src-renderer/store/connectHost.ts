@@ -22,6 +22,7 @@ export function connectHost(
         case 'task.updated':
         case 'message.created':
         case 'message.finished':
+        case 'toolcall.updated':
           buffer.flush();
           store.getState().applyEvent(event);
           return;

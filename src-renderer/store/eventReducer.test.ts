@@ -168,7 +168,11 @@ describe('connectHost + store', () => {
       'tasks.list': async () => ({ tasks: [makeTask({ id: 't1' })] }),
       'tasks.get': async () => {
         taskGets++;
-        return { task: makeTask({ id: 't1' }), messages: [makeMessage({ id: 'a1', text: 'caught up' })] };
+        return {
+          task: makeTask({ id: 't1' }),
+          messages: [makeMessage({ id: 'a1', text: 'caught up' })],
+          toolCalls: [],
+        };
       },
     });
     store.setState({ openTaskId: 't1', modelState: { status: 'loading', path: '/m', progress: 0.2 } });
@@ -189,6 +193,7 @@ describe('connectHost + store', () => {
       'tasks.get': async () => ({
         task: makeTask({ id: 'new' }),
         messages: [makeMessage({ id: 'u1', taskId: 'new', role: 'user', text: 'hi' })],
+        toolCalls: [],
       }),
     });
     expect(await store.getState().send('hi')).toBe(true);
@@ -217,7 +222,11 @@ describe('connectHost + store', () => {
         'model.state': async () => ({ status: 'none' }),
         'model.catalog': async () => [],
         'tasks.list': async () => ({ tasks: [makeTask({ id: 't9' })] }),
-        'tasks.get': async () => ({ task: makeTask({ id: 't9' }), messages: [makeMessage({ taskId: 't9' })] }),
+        'tasks.get': async () => ({
+          task: makeTask({ id: 't9' }),
+          messages: [makeMessage({ taskId: 't9' })],
+          toolCalls: [],
+        }),
       }),
     });
     await store.getState().init();

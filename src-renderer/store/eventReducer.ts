@@ -1,4 +1,4 @@
-import type { HostEvent, Message, TaskSummary } from '../../src-shared/contract/index.js';
+import type { HostEvent, Message, TaskSummary, ToolCall } from '../../src-shared/contract/index.js';
 import type { AppData, MessageDelta } from './types.js';
 
 /** Inserts or replaces a task summary, keeping the list newest first. */
@@ -23,6 +23,13 @@ export function upsertMessage(messages: readonly Message[], message: Message): M
   const next = messages.slice();
   next[index] = message;
   return next;
+}
+
+/** Inserts or replaces one tool call by id, keeping creation order. */
+export function upsertToolCall(calls: readonly ToolCall[], call: ToolCall): ToolCall[] {
+  const next = calls.filter((c) => c.id !== call.id);
+  next.push(call);
+  return next.sort((a, b) => a.createdAt - b.createdAt);
 }
 
 /**
@@ -94,6 +101,9 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
     case 'message.finished':
       if (event.message.taskId !== state.openTaskId) return {};
       return { messages: upsertMessage(state.messages, event.message) };
+    case 'toolcall.updated':
+      if (event.call.taskId === null || event.call.taskId !== state.openTaskId) return {};
+      return { toolCalls: upsertToolCall(state.toolCalls, event.call) };
     default:
       return event satisfies never;
   }

@@ -8,6 +8,7 @@ import type {
   Message,
   ModelState,
   TaskSummary,
+  ToolCall,
 } from '../../src-shared/contract/index.js';
 import type { ConnectionState } from '../bridge/hostClient.js';
 
@@ -54,6 +55,8 @@ export interface ChatData {
   openTaskSummary: TaskSummary | null;
   /** Messages of the open task, ordered by seq. */
   messages: Message[];
+  /** Tool calls of the open task, oldest first, as the Host last reported them. */
+  toolCalls: ToolCall[];
   taskLoading: boolean;
   /** chat.send is in flight. */
   sending: boolean;

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { TaskDetailSchema, TaskSummarySchema } from './chat.js';
 import { AppErrorSchema } from './errors.js';
 import { CatalogEntrySchema, ModelStateSchema } from './model.js';
+import {
+  AuditEventSchema,
+  GrantedFolderSchema,
+  PolicyModeSchema,
+  PolicySchema,
+  ToolCallSchema,
+  ToolInfoSchema,
+} from './tools.js';
 
 const Empty = z.object({}).strict();
 const Id = z.string().min(1).max(64);
@@ -42,6 +50,50 @@ export const apiSchemas = {
     response: z.object({ tasks: z.array(TaskSummarySchema) }),
   },
   'tasks.get': { request: z.object({ taskId: Id }).strict(), response: TaskDetailSchema },
+
+  'tools.list': { request: Empty, response: z.array(ToolInfoSchema) },
+  /** The answer to a permission prompt in the chat. */
+  'toolcalls.answer': {
+    request: z
+      .object({
+        id: Id,
+        answer: z.enum(['allow-once', 'allow-task', 'always', 'deny']),
+        reason: z.string().max(2000).nullable().optional(),
+      })
+      .strict(),
+    response: ToolCallSchema,
+  },
+  'toolcalls.undo': { request: z.object({ id: Id }).strict(), response: ToolCallSchema },
+  'approvals.list': { request: Empty, response: z.object({ calls: z.array(ToolCallSchema) }) },
+  /** Approves queued calls, one by one, each at most once; `args` edits a single call's arguments first. */
+  'approvals.approve': {
+    request: z
+      .object({ ids: z.array(Id).min(1).max(200), args: z.record(z.string(), z.unknown()).optional() })
+      .strict()
+      .refine((r) => r.args === undefined || r.ids.length === 1, 'edited arguments apply to one call at a time'),
+    response: z.object({ calls: z.array(ToolCallSchema) }),
+  },
+  'approvals.deny': {
+    request: z
+      .object({ ids: z.array(Id).min(1).max(200), reason: z.string().max(2000).nullable().optional() })
+      .strict(),
+    response: z.object({ calls: z.array(ToolCallSchema) }),
+  },
+  'policy.get': { request: Empty, response: PolicySchema },
+  /** Replaces the whole policy (an import); validated like one. */
+  'policy.set': { request: z.object({ policy: z.unknown() }).strict(), response: PolicySchema },
+  'policy.setMode': {
+    request: z.object({ tool: z.string().min(1).max(200), mode: PolicyModeSchema }).strict(),
+    response: PolicySchema,
+  },
+  'policy.grantFolder': { request: GrantedFolderSchema.strict(), response: PolicySchema },
+  'policy.revokeFolder': { request: z.object({ path: z.string().min(1).max(4096) }).strict(), response: PolicySchema },
+  'audit.list': {
+    request: z
+      .object({ beforeId: z.number().int().positive().optional(), limit: z.number().int().min(1).max(1000).optional() })
+      .strict(),
+    response: z.object({ events: z.array(AuditEventSchema) }),
+  },
 } as const;
 
 export type ApiSchemas = typeof apiSchemas;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolCallSchema } from './tools.js';
 
 export const ChatStatsSchema = z.object({
   promptTokens: z.number().int().nonnegative(),
@@ -50,5 +51,7 @@ export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 export const TaskDetailSchema = z.object({
   task: TaskSummarySchema,
   messages: z.array(MessageSchema),
+  /** The task's tool calls, oldest first: with the messages, its timeline. */
+  toolCalls: z.array(ToolCallSchema),
 });
 export type TaskDetail = z.infer<typeof TaskDetailSchema>;

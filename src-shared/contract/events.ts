@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MessageSchema, TaskSummarySchema } from './chat.js';
 import { ModelStateSchema } from './model.js';
+import { ToolCallSchema } from './tools.js';
 
 /**
  * Everything the Host pushes to the renderer. Token deltas carry only the new
@@ -18,6 +19,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
     reasoning: z.string(),
   }),
   z.object({ type: z.literal('message.finished'), message: MessageSchema }),
+  /** A tool call was proposed, decided, started, finished or undone. */
+  z.object({ type: z.literal('toolcall.updated'), call: ToolCallSchema }),
 ]);
 export type HostEvent = z.infer<typeof HostEventSchema>;
 export type HostEventType = HostEvent['type'];

@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './events.js';
 export * from './model.js';
 export * from './transport.js';
+export * from './tools.js';

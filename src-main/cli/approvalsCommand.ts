@@ -1,0 +1,57 @@
+import { parseArgs } from 'node:util';
+import type { ToolCall } from '../../src-shared/contract/index.js';
+import { HOST_OPTIONS, UsageError, dataDirFrom, usageErrors } from './args.js';
+import { printJson, withCliHost } from './hostForCli.js';
+import { toCallJson } from './toolsCommand.js';
+
+export const APPROVALS_USAGE = `homebody approvals list|approve ID|deny ID [--reason TEXT] [--data-dir DIR] [--json]
+  The approval queue: irreversible calls wait here until approved; an approved call runs once, never again.`;
+
+function line(call: ToolCall): string {
+  const taint = call.taint.length ? ` [after untrusted content: ${call.taint.join(', ')}]` : '';
+  return `${call.id}  ${call.state.padEnd(11)} ${call.description.title}: ${call.description.summary}${taint}`;
+}
+
+export async function approvalsCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = usageErrors(() =>
+    parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'data-dir': HOST_OPTIONS['data-dir'],
+        reason: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    }),
+  );
+  return withCliHost(dataDirFrom(values), async (host) => {
+    if (sub === 'list') {
+      const queue = host.tools.queue();
+      if (values.json) printJson(queue);
+      else if (queue.length === 0) console.log('Nothing waits for approval.');
+      else for (const call of queue) console.log(line(call));
+      return 0;
+    }
+    const [id] = positionals;
+    if ((sub === 'approve' || sub === 'deny') && !id)
+      throw new UsageError(`approvals ${sub} needs the call's ID (see approvals list)`);
+    if (sub === 'approve' || sub === 'deny') {
+      const outcome =
+        sub === 'approve'
+          ? await host.tools.approve(id!, 'cli')
+          : await host.tools.deny(id!, 'cli', values.reason ?? null);
+      const json = { ...toCallJson(outcome), id, state: outcome.call?.state ?? null };
+      if (values.json) printJson(json);
+      else
+        console.log(`${json.state}: ${json.error ?? (json.result === undefined ? '' : JSON.stringify(json.result))}`);
+      const ok =
+        sub === 'approve'
+          ? json.status === 'done'
+          : json.state === 'denied' && outcome.status === 'denied' && !/already decided/.test(json.error ?? '');
+      return ok ? 0 : 1;
+    }
+    throw new UsageError(`approvals takes list, approve or deny, not "${sub ?? ''}"`);
+  });
+}

@@ -1,0 +1,86 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { HomebodyError, PolicyModeSchema } from '../../src-shared/contract/index.js';
+import { checkMode, grantFolder, revokeFolder } from '../permissions/policy.js';
+import { HOST_OPTIONS, UsageError, dataDirFrom, usageErrors } from './args.js';
+import { printJson, withCliHost } from './hostForCli.js';
+
+export const POLICY_USAGE = `homebody policy show|grant DIR [--untrusted]|revoke DIR|set TOOL MODE|export [--out FILE]|import FILE [--data-dir DIR]
+  The written boundary of what Homebody may do alone: per tool auto, ask, queue or off, and the granted folders.`;
+
+export async function policyCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = usageErrors(() =>
+    parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'data-dir': HOST_OPTIONS['data-dir'],
+        untrusted: { type: 'boolean', default: false },
+        out: { type: 'string' },
+      },
+    }),
+  );
+  return withCliHost(dataDirFrom(values), async (host) => {
+    const policy = host.policy();
+    switch (sub) {
+      case 'show': {
+        console.log('Granted folders:');
+        if (policy.folders.length === 0) console.log('  (none)');
+        for (const f of policy.folders) console.log(`  ${f.path}${f.untrusted ? '  (untrusted content)' : ''}`);
+        console.log('Tools:');
+        for (const t of host.registry.all()) {
+          const explicit = policy.tools[t.name];
+          console.log(
+            `  ${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${explicit ?? `${host.tools.offeredTools().includes(t) ? 'default' : 'off'}`}`,
+          );
+        }
+        return 0;
+      }
+      case 'grant':
+      case 'revoke': {
+        const [dir] = positionals;
+        if (!dir) throw new UsageError(`policy ${sub} needs a folder`);
+        const next =
+          sub === 'grant' ? grantFolder(policy, { path: dir, untrusted: values.untrusted }) : revokeFolder(policy, dir);
+        host.setPolicy(next);
+        console.log(sub === 'grant' ? `Granted ${next.folders.at(-1)?.path}` : `Revoked ${dir}`);
+        return 0;
+      }
+      case 'set': {
+        const [tool, mode] = positionals;
+        const parsedMode = PolicyModeSchema.safeParse(mode);
+        if (!tool || !parsedMode.success)
+          throw new UsageError('policy set needs a tool and a mode: auto, ask, queue or off');
+        const risk = host.registry.get(tool)?.risk;
+        if (!risk) throw new HomebodyError('INVALID_REQUEST', `There is no tool named ${tool}.`);
+        checkMode(tool, risk, parsedMode.data);
+        host.setPolicy({ ...policy, tools: { ...policy.tools, [tool]: parsedMode.data } });
+        console.log(`${tool}: ${parsedMode.data}`);
+        return 0;
+      }
+      case 'export': {
+        const json = `${JSON.stringify(policy, null, 2)}\n`;
+        if (values.out) writeFileSync(values.out, json);
+        else process.stdout.write(json);
+        return 0;
+      }
+      case 'import': {
+        const [file] = positionals;
+        if (!file) throw new UsageError('policy import needs a JSON file');
+        let raw: unknown;
+        try {
+          raw = JSON.parse(readFileSync(file, 'utf8'));
+        } catch (error) {
+          throw new HomebodyError('INVALID_REQUEST', `Cannot read the policy ${file}: ${(error as Error).message}`);
+        }
+        const next = host.setPolicy(raw);
+        printJson(next);
+        return 0;
+      }
+      default:
+        throw new UsageError(`policy takes show, grant, revoke, set, export or import, not "${sub ?? ''}"`);
+    }
+  });
+}

@@ -1,0 +1,67 @@
+import { lstat, rm, rmdir, unlink } from 'node:fs/promises';
+import { fsError, resolveEntry, showPath } from '../../sandbox/pathGuard.js';
+import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import { ToolError } from '../../toolTypes.js';
+import { boolArg, objectSchema, pathParam, shownArg } from './common.js';
+import { errnoCode, kindOf } from './fsHelpers.js';
+
+export type DeletePermanentlyArgs = { path: string; recursive?: boolean };
+
+export const deletePermanently: ToolDefinition<DeletePermanentlyArgs> = {
+  name: 'delete_permanently',
+  description:
+    'Delete a file or an empty folder for good; it cannot be undone. A folder that is not empty is deleted only ' +
+    'with recursive true. Use move_to_trash instead unless the user asked for permanent deletion.',
+  parameters: objectSchema(
+    {
+      path: pathParam('The file or folder to delete: a full path, or a path relative to the first granted folder.'),
+      recursive: {
+        type: 'boolean',
+        description: 'true: also delete a folder that is not empty, with everything inside it. Default false.',
+      },
+    },
+    ['path'],
+  ),
+  risk: 'irreversible',
+  describe(args) {
+    const recursive = args.recursive === true;
+    return {
+      title: 'Delete permanently',
+      summary: recursive
+        ? `Delete ${shownArg(args.path)} and everything inside it for good. This cannot be undone.`
+        : `Delete ${shownArg(args.path)} for good. This cannot be undone.`,
+      details: [
+        { label: 'Path', value: shownArg(args.path) },
+        { label: 'Including everything inside', value: recursive ? 'yes' : 'no' },
+      ],
+    };
+  },
+  async run(args, ctx): Promise<ToolOutcome> {
+    const recursive = boolArg(args.recursive);
+    const entry = await resolveEntry(ctx.roots, args.path);
+    const stats = await lstat(entry.path);
+    const kind = kindOf(stats);
+    try {
+      if (stats.isDirectory()) {
+        if (recursive) {
+          // rm removes links inside a folder as links; it never follows them.
+          await rm(entry.path, { recursive: true });
+        } else {
+          await rmdir(entry.path);
+        }
+      } else {
+        // A link is deleted as a link; where it points is untouched.
+        await unlink(entry.path);
+      }
+    } catch (err) {
+      if (errnoCode(err) === 'ENOTEMPTY' || errnoCode(err) === 'EEXIST') {
+        throw new ToolError(
+          'IO_ERROR',
+          `The folder ${showPath(args.path)} is not empty and was not deleted. Set recursive to true to delete it with everything inside.`,
+        );
+      }
+      throw fsError(err, args.path);
+    }
+    return { result: { deleted: true, kind, path: entry.path } };
+  },
+};

@@ -1,0 +1,93 @@
+import { lstat, opendir } from 'node:fs/promises';
+import path from 'node:path';
+import { fsError, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
+import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import { ToolError } from '../../toolTypes.js';
+import { intArg, objectSchema, pathParam, shownArg } from './common.js';
+import { kindOf } from './fsHelpers.js';
+
+export type ListFolderArgs = { path: string; limit?: number };
+
+/** Most entries returned in one answer. */
+export const LIST_MAX_ENTRIES = 500;
+/** Most names looked at (and sorted) in one folder; beyond that the count is "at least". */
+const LIST_SCAN_LIMIT = 50_000;
+
+export const listFolder: ToolDefinition<ListFolderArgs> = {
+  name: 'list_folder',
+  description:
+    'List what is inside a folder: each entry with its name, kind (file, folder or link), size in bytes and last change time. ' +
+    'Folders come first, then files, sorted by name. Use "." for the first granted folder.',
+  parameters: objectSchema(
+    {
+      path: pathParam('The folder to list: a full path, or a path relative to the first granted folder.'),
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: LIST_MAX_ENTRIES,
+        description: `How many entries to return at most (default and maximum ${LIST_MAX_ENTRIES}).`,
+      },
+    },
+    ['path'],
+  ),
+  risk: 'read',
+  describe(args) {
+    return {
+      title: 'List a folder',
+      summary: `See the names, sizes and dates of what is in ${shownArg(args.path)}.`,
+      details: [{ label: 'Folder', value: shownArg(args.path) }],
+    };
+  },
+  async run(args, ctx): Promise<ToolOutcome> {
+    const limit = intArg(args.limit, LIST_MAX_ENTRIES, 1, LIST_MAX_ENTRIES);
+    const { root, path: folder } = await resolveExisting(ctx.roots, args.path);
+    const found: Array<{ name: string; folder: boolean }> = [];
+    let moreThanScanned = false;
+    try {
+      const dir = await opendir(folder);
+      for await (const dirent of dir) {
+        if (found.length >= LIST_SCAN_LIMIT) {
+          moreThanScanned = true;
+          break; // leaving the loop closes the directory
+        }
+        found.push({ name: dirent.name, folder: dirent.isDirectory() });
+      }
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ENOTDIR') {
+        throw new ToolError(
+          'NOT_A_FOLDER',
+          `${showPath(args.path)} is a file, not a folder; use read_text to read it.`,
+        );
+      }
+      throw fsError(err, args.path);
+    }
+    found.sort((a, b) => Number(b.folder) - Number(a.folder) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+    const shown: Array<{ name: string; kind: string; size?: number; modified: string }> = [];
+    for (const { name } of found.slice(0, limit)) {
+      ctx.signal.throwIfAborted();
+      try {
+        // lstat: a link is shown as a link; where it points is not looked at (it may lead outside).
+        const stats = await lstat(path.join(folder, name));
+        const kind = kindOf(stats);
+        shown.push({
+          name,
+          kind,
+          ...(kind === 'file' ? { size: stats.size } : {}),
+          modified: stats.mtime.toISOString(),
+        });
+      } catch {
+        // Removed between listing and stat: leave it out.
+      }
+    }
+    const result: { [key: string]: JsonValue } = {
+      folder,
+      total: moreThanScanned ? `more than ${LIST_SCAN_LIMIT}` : found.length,
+      entries: shown,
+    };
+    if (limit < found.length || moreThanScanned) {
+      result.note = `Only the first ${shown.length} entries are shown. Use search_files to find something specific.`;
+    }
+    return { result, ...(root.untrusted ? { untrustedSource: folder } : {}) };
+  },
+};

@@ -1,0 +1,269 @@
+import type { Dirent } from 'node:fs';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { findRoot, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
+import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import { ToolError } from '../../toolTypes.js';
+import { intArg, objectSchema, optionalString, pathParam, shownArg } from './common.js';
+import { READ_OPEN_FLAGS } from './readText.js';
+
+export type SearchFilesArgs = { folder: string; name?: string; contains?: string; maxResults?: number };
+
+/** Caps that keep one search short whatever the folder holds. */
+export const SEARCH_LIMITS = {
+  /** Files and folders looked at. */
+  maxVisited: 20_000,
+  /** Files whose content is read (when `contains` is given). */
+  maxContentFiles: 5_000,
+  /** Bytes read from the start of one file for `contains`. */
+  maxBytesPerFile: 1024 * 1024,
+  /** Bytes read in all for one search. */
+  maxBytesTotal: 64 * 1024 * 1024,
+  /** Folder depth below the searched folder. */
+  maxDepth: 32,
+  /** Results returned (the model may ask for fewer). */
+  maxResults: 200,
+} as const;
+const DEFAULT_RESULTS = 50;
+const SNIPPET_CHARS = 200;
+
+export const searchFiles: ToolDefinition<SearchFilesArgs> = {
+  name: 'search_files',
+  description:
+    'Find files and folders under a folder (all subfolders included) by name, by content, or both. ' +
+    'name: part of the name, any case ("report" finds "Q3 Report.pdf"), or a pattern with * and ? ("*.pdf"). ' +
+    'contains: text that must appear inside the file (any case); only text files are searched. Give name, contains, or both.',
+  parameters: objectSchema(
+    {
+      folder: pathParam('The folder to search in: a full path, or a path relative to the first granted folder.'),
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+        description: 'Part of the file name (any case), or a pattern like "*.txt" or "invoice-202?.pdf".',
+      },
+      contains: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1000,
+        description: 'Plain text that must appear inside the file (any case). Not a pattern.',
+      },
+      maxResults: {
+        type: 'integer',
+        minimum: 1,
+        maximum: SEARCH_LIMITS.maxResults,
+        description: `How many matches to return at most (default ${DEFAULT_RESULTS}).`,
+      },
+    },
+    ['folder'],
+  ),
+  risk: 'read',
+  describe(args) {
+    const details = [{ label: 'Folder', value: shownArg(args.folder) }];
+    if (args.name !== undefined) details.push({ label: 'Name', value: shownArg(args.name) });
+    if (args.contains !== undefined) details.push({ label: 'Containing', value: shownArg(args.contains) });
+    const what = [
+      args.name !== undefined ? `named like "${shownArg(args.name)}"` : '',
+      args.contains !== undefined ? `containing "${shownArg(args.contains)}"` : '',
+    ]
+      .filter((s) => s !== '')
+      .join(' and ');
+    return {
+      title: 'Search files',
+      summary: `Look in ${shownArg(args.folder)} and its subfolders for files ${what || 'matching'}.`,
+      details,
+    };
+  },
+  async run(args, ctx): Promise<ToolOutcome> {
+    const namePattern = optionalString(args.name);
+    const needle = optionalString(args.contains);
+    if (namePattern === undefined && needle === undefined) {
+      throw new ToolError('INVALID_PATH', 'Give a name to look for, text the file contains, or both.');
+    }
+    const maxResults = intArg(args.maxResults, DEFAULT_RESULTS, 1, SEARCH_LIMITS.maxResults);
+    const matchName = namePattern === undefined ? () => true : nameMatcher(namePattern);
+    const needleLower = needle?.toLowerCase();
+
+    const { root, path: base } = await resolveExisting(ctx.roots, args.folder);
+    if (!(await stat(base)).isDirectory()) {
+      throw new ToolError('NOT_A_FOLDER', `${showPath(args.folder)} is a file, not a folder.`);
+    }
+
+    const results: Array<{ [key: string]: JsonValue }> = [];
+    let visited = 0;
+    let contentFiles = 0;
+    let bytesTotal = 0;
+    let skippedLinks = 0;
+    let stoppedBy: string | undefined;
+    // Names and snippets from an untrusted folder (the searched one, a nested one, or a link's) taint the task.
+    let untrustedSource = root.untrusted ? base : undefined;
+    const pending: Array<{ dir: string; depth: number }> = [{ dir: base, depth: 0 }];
+
+    const record = (item: { [key: string]: JsonValue }, contentPath: string): void => {
+      results.push(item);
+      const owner = findRoot(ctx.roots, contentPath);
+      if (untrustedSource === undefined && owner?.untrusted === true) untrustedSource = owner.path;
+    };
+
+    search: while (pending.length > 0) {
+      ctx.signal.throwIfAborted();
+      const { dir, depth } = pending.shift() as { dir: string; depth: number };
+      let dirents: Dirent[];
+      try {
+        dirents = await readdir(dir, { withFileTypes: true });
+      } catch {
+        continue; // vanished or unreadable: search the rest
+      }
+      dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const dirent of dirents) {
+        ctx.signal.throwIfAborted();
+        if (visited >= SEARCH_LIMITS.maxVisited) {
+          stoppedBy = `after looking at ${SEARCH_LIMITS.maxVisited} files and folders`;
+          break search;
+        }
+        visited += 1;
+        const entry = path.join(dir, dirent.name);
+        let kind: 'file' | 'folder';
+        let contentPath = entry;
+        if (dirent.isSymbolicLink()) {
+          // Followed only when it stays inside the granted folders; never descended into (no loops).
+          let target: string;
+          try {
+            target = await realpath(entry);
+          } catch {
+            skippedLinks += 1;
+            continue;
+          }
+          const targetRoot = findRoot(ctx.roots, target);
+          if (targetRoot === undefined) {
+            skippedLinks += 1;
+            continue;
+          }
+          const targetStats = await stat(target).catch(() => undefined);
+          if (targetStats === undefined) continue;
+          kind = targetStats.isDirectory() ? 'folder' : 'file';
+          if (kind === 'file' && !targetStats.isFile()) continue;
+          contentPath = target;
+        } else if (dirent.isDirectory()) {
+          kind = 'folder';
+          if (depth + 1 <= SEARCH_LIMITS.maxDepth) pending.push({ dir: entry, depth: depth + 1 });
+        } else if (dirent.isFile()) {
+          kind = 'file';
+        } else {
+          continue;
+        }
+
+        if (!matchName(dirent.name)) continue;
+        if (needleLower === undefined) {
+          record({ path: entry, kind }, contentPath);
+        } else {
+          if (kind !== 'file') continue;
+          if (contentFiles >= SEARCH_LIMITS.maxContentFiles) {
+            stoppedBy = `after reading ${SEARCH_LIMITS.maxContentFiles} files`;
+            break search;
+          }
+          if (bytesTotal >= SEARCH_LIMITS.maxBytesTotal) {
+            stoppedBy = `after reading ${SEARCH_LIMITS.maxBytesTotal / (1024 * 1024)} MiB`;
+            break search;
+          }
+          contentFiles += 1;
+          const found = await findInFile(contentPath, needleLower, SEARCH_LIMITS.maxBytesPerFile);
+          bytesTotal += found.bytesRead;
+          if (found.line === undefined) continue;
+          record({ path: entry, kind, line: found.line, snippet: found.snippet ?? '' }, contentPath);
+        }
+        if (results.length >= maxResults) {
+          stoppedBy = `at ${maxResults} results`;
+          break search;
+        }
+      }
+    }
+
+    const result: { [key: string]: JsonValue } = { folder: base, matches: results };
+    if (stoppedBy !== undefined) {
+      result.note = `The search stopped ${stoppedBy}; there may be more. Search a smaller folder or a more specific name.`;
+    }
+    if (skippedLinks > 0) result.skippedLinks = skippedLinks;
+    if (needleLower !== undefined) {
+      result.contentNote = `Only the first ${SEARCH_LIMITS.maxBytesPerFile / (1024 * 1024)} MiB of each text file is searched.`;
+    }
+    return { result, ...(untrustedSource !== undefined ? { untrustedSource } : {}) };
+  },
+};
+
+/** Case-insensitive: a glob when the pattern has * or ?, else a substring. */
+export function nameMatcher(pattern: string): (name: string) => boolean {
+  const lower = pattern.toLowerCase();
+  if (/[*?]/.test(pattern)) {
+    const glob = Array.from(lower);
+    return (name) => globMatch(glob, Array.from(name.toLowerCase()));
+  }
+  return (name) => name.toLowerCase().includes(lower);
+}
+
+/** Wildcard match in O(pattern × name) time (a RegExp built from many `*` could backtrack for ages). */
+function globMatch(pattern: readonly string[], name: readonly string[]): boolean {
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let mark = 0;
+  while (n < name.length) {
+    const c = pattern[p];
+    if (c !== undefined && (c === '?' || c === name[n])) {
+      p += 1;
+      n += 1;
+    } else if (c === '*') {
+      star = p;
+      p += 1;
+      mark = n;
+    } else if (star !== -1) {
+      p = star + 1;
+      mark += 1;
+      n = mark;
+    } else {
+      return false;
+    }
+  }
+  while (pattern[p] === '*') p += 1;
+  return p === pattern.length;
+}
+
+async function findInFile(
+  file: string,
+  needleLower: string,
+  maxBytes: number,
+): Promise<{ bytesRead: number; line?: number; snippet?: string }> {
+  let handle;
+  try {
+    handle = await open(file, READ_OPEN_FLAGS);
+  } catch {
+    return { bytesRead: 0 }; // gone, or not openable (a link swapped in): skip it
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { bytesRead: 0 };
+    const want = Math.min(stats.size, maxBytes);
+    const buffer = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const { bytesRead } = await handle.read(buffer, got, want - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    const bytes = buffer.subarray(0, got);
+    if (bytes.subarray(0, 8192).includes(0)) return { bytesRead: got }; // binary: not searched
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const lower = text.toLowerCase();
+    const at = lower.indexOf(needleLower);
+    if (at < 0) return { bytesRead: got };
+    // Lower-casing keeps line breaks, so the line index is the same in both texts.
+    const lineIndex = lower.slice(0, at).split('\n').length - 1;
+    const line = (text.split('\n')[lineIndex] ?? '').trim();
+    const snippet = line.length > SNIPPET_CHARS ? `${line.slice(0, SNIPPET_CHARS)}…` : line;
+    return { bytesRead: got, line: lineIndex + 1, snippet };
+  } catch {
+    return { bytesRead: 0 }; // unreadable now: search the rest
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,39 @@
+import type { ToolInfo } from '../../src-shared/contract/index.js';
+import { FILE_TOOLS } from './builtin/files/index.js';
+import { normalizeParameters } from './schema/index.js';
+import type { ToolDefinition } from './toolTypes.js';
+
+/** The tools Homebody knows, by name. The model is offered only those the policy does not switch off. */
+export class ToolRegistry {
+  private readonly tools: ReadonlyMap<string, ToolDefinition>;
+
+  constructor(tools: readonly ToolDefinition[] = FILE_TOOLS) {
+    const map = new Map<string, ToolDefinition>();
+    for (const tool of tools) {
+      if (map.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);
+      map.set(tool.name, { ...tool, parameters: normalizeParameters(tool.parameters) });
+    }
+    this.tools = map;
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+
+  all(): ToolDefinition[] {
+    return [...this.tools.values()];
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  info(): ToolInfo[] {
+    return this.all().map((t) => ({
+      name: t.name,
+      description: t.description,
+      risk: t.risk,
+      parameters: t.parameters,
+    }));
+  }
+}

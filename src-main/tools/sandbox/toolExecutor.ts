@@ -1,0 +1,210 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { GrantedRoot, JsonValue, ToolOutcome, UndoRecord } from '../toolTypes.js';
+import { ToolError } from '../toolTypes.js';
+import { MAX_OUTPUT_BYTES, type WorkerRequest, type WorkerResponse } from './workerProtocol.js';
+
+export interface ExecutorOptions {
+  readonly trashDir: string;
+  /** Per call; a call still running then is cancelled and its worker killed. */
+  readonly timeoutMs?: number;
+  /** A compiled worker to run instead of the one beside this module (the bundled one, in tests). */
+  readonly workerPath?: string;
+  /** Folders the worker may read besides the granted roots (its own code), for Node's permission model. */
+  readonly codeRoots?: readonly string[];
+}
+
+export interface RunOptions {
+  readonly roots: readonly GrantedRoot[];
+  readonly signal?: AbortSignal;
+}
+
+function tsxLoader(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+}
+
+/** What the agent needs of the sandbox; unit tests hand it a fake. */
+export interface ToolRunner {
+  readonly trashDir: string;
+  run(tool: string, args: Record<string, JsonValue>, options: RunOptions): Promise<ToolOutcome>;
+  undo(record: UndoRecord, options: RunOptions): Promise<ToolOutcome>;
+  dispose(): Promise<void>;
+}
+
+export class ToolTimeoutError extends ToolError {}
+
+interface Pending {
+  resolve(outcome: ToolOutcome): void;
+  reject(error: Error): void;
+}
+
+/** The worker module beside this one: .ts when running from sources (through tsx), .js when compiled. */
+function defaultWorkerPath(): string {
+  const self = fileURLToPath(import.meta.url);
+  return self.replace(/toolExecutor\.(ts|js)$/, (_, ext: string) => `toolWorker.${ext}`);
+}
+
+/**
+ * Runs tool handlers in a child process, never in the main one: one worker at
+ * a time, started on demand, with a timeout, an output cap and cancellation.
+ * When the worker is compiled JavaScript it also runs under Node's permission
+ * model, reading only its code and the granted folders and writing only the
+ * granted folders and the trash. That wall follows symlinks out of an allowed
+ * folder, so the tools' own realpath checks remain the first one.
+ */
+export class ToolExecutor implements ToolRunner {
+  private child: ChildProcess | undefined;
+  private childRootsKey = '';
+  private readonly pending = new Map<string, Pending>();
+  private nextId = 0;
+  private readonly workerPath: string;
+
+  constructor(private readonly options: ExecutorOptions) {
+    this.workerPath = options.workerPath ?? defaultWorkerPath();
+  }
+
+  get trashDir(): string {
+    return this.options.trashDir;
+  }
+
+  /** Whether the worker runs under Node's permission model (compiled worker only). */
+  get permissionWall(): boolean {
+    return this.workerPath.endsWith('.js') || this.workerPath.endsWith('.mjs');
+  }
+
+  run(tool: string, args: Record<string, JsonValue>, options: RunOptions): Promise<ToolOutcome> {
+    return this.send(
+      (id) => ({ type: 'run', id, tool, args, roots: options.roots, trashDir: this.options.trashDir }),
+      options,
+    );
+  }
+
+  undo(record: UndoRecord, options: RunOptions): Promise<ToolOutcome> {
+    return this.send(
+      (id) => ({ type: 'undo', id, record, roots: options.roots, trashDir: this.options.trashDir }),
+      options,
+    );
+  }
+
+  async dispose(): Promise<void> {
+    this.kill(new ToolError('IO_ERROR', 'Homebody is closing; the tool was stopped.'));
+  }
+
+  private send(build: (id: string) => WorkerRequest, options: RunOptions): Promise<ToolOutcome> {
+    const child = this.worker(options.roots);
+    const id = String(++this.nextId);
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    return new Promise<ToolOutcome>((resolve, reject) => {
+      const cleanup = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(id);
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(
+          new ToolTimeoutError(
+            'IO_ERROR',
+            `The tool did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`,
+          ),
+        );
+        // A handler past its time may be stuck in a loop: the only sure stop is the process.
+        this.kill(new ToolError('IO_ERROR', 'The tool worker was restarted.'));
+      }, timeoutMs);
+      const onAbort = () => {
+        child.send({ type: 'cancel', id } satisfies WorkerRequest);
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (outcome) => {
+          cleanup();
+          resolve(outcome);
+        },
+        reject: (error) => {
+          cleanup();
+          reject(error);
+        },
+      });
+      child.send(build(id));
+    });
+  }
+
+  private worker(roots: readonly GrantedRoot[]): ChildProcess {
+    const key = JSON.stringify(roots.map((r) => r.path).sort());
+    // The permission model's folders are fixed at start: new grants need a new worker.
+    if (this.child && this.childRootsKey !== key && this.permissionWall)
+      this.kill(new ToolError('IO_ERROR', 'restart'));
+    if (this.child) return this.child;
+    if (!existsSync(this.workerPath))
+      throw new ToolError('IO_ERROR', `The tool worker is missing (${this.workerPath}).`);
+    // From TypeScript sources (development, tests) the worker needs tsx's loader, which the permission model breaks.
+    const execArgv = this.permissionWall ? this.permissionArgs(roots) : ['--import', tsxLoader()];
+    const child = fork(this.workerPath, [], {
+      execArgv: ['--no-warnings', ...execArgv],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: process.env.NODE_ENV ?? 'production' },
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    child.on('message', (message: WorkerResponse) => {
+      const pending = this.pending.get(message.id);
+      if (!pending) return;
+      if (!message.ok) {
+        pending.reject(new ToolError(message.error.code as ToolError['code'], message.error.message));
+        return;
+      }
+      const size = Buffer.byteLength(JSON.stringify(message.outcome));
+      if (size > MAX_OUTPUT_BYTES)
+        pending.reject(
+          new ToolError('TOO_LARGE', `The tool returned ${size} bytes; the limit is ${MAX_OUTPUT_BYTES}.`),
+        );
+      else pending.resolve(message.outcome);
+    });
+    child.on('exit', (code, signal) => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      const why = stderr.trim().split('\n').slice(-3).join(' ');
+      this.failAll(
+        new ToolError('IO_ERROR', `The tool worker stopped (${signal ?? `exit ${code}`})${why ? `: ${why}` : ''}.`),
+      );
+    });
+    this.child = child;
+    this.childRootsKey = key;
+    return child;
+  }
+
+  private permissionArgs(roots: readonly GrantedRoot[]): string[] {
+    const read = [
+      ...(this.options.codeRoots ?? []),
+      this.workerPath,
+      ...roots.map((r) => r.path),
+      this.options.trashDir,
+    ];
+    const write = [...roots.map((r) => r.path), this.options.trashDir];
+    // A plain folder path grants the folder and what is inside it (and not a sibling sharing its prefix).
+    // Granting both `dir` and `dir/*` trips an assertion in Node 20's permission tree, so only the plain form is used.
+    const unique = (paths: string[]) => [...new Set(paths)];
+    return [
+      '--experimental-permission',
+      ...unique(read).map((p) => `--allow-fs-read=${p}`),
+      ...unique(write).map((p) => `--allow-fs-write=${p}`),
+    ];
+  }
+
+  private failAll(error: Error): void {
+    for (const pending of [...this.pending.values()]) pending.reject(error);
+    this.pending.clear();
+  }
+
+  private kill(error: Error): void {
+    const child = this.child;
+    this.child = undefined;
+    this.failAll(error);
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  }
+}
