@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostEvent, ModelState } from '../../src-shared/contract/index.js';
 import type { ChatEngine, GenerateOptions, GenerateResult } from '../llm/engineTypes.js';
 import { openStore } from '../store/store.js';
-import { ChatRunner, historyOf, titleFrom } from './chatRunner.js';
+import { ChatRunner, MAX_TOOL_STEPS, historyOf, titleFrom } from './chatRunner.js';
 
 const READY: ModelState = {
   status: 'ready',
@@ -142,6 +142,75 @@ describe('ChatRunner', () => {
     runner.recoverAfterCrash();
     expect(store.messages.get('r')?.state).toBe('interrupted');
     expect(store.tasks.get('t')?.status).toBe('stopped');
+  });
+});
+
+describe('ChatRunner with tools', () => {
+  /** An engine whose model makes the given calls in order, then stops, as a looping model would. */
+  function callingEngine(calls: Array<[string, unknown]>) {
+    const told: string[] = [];
+    const engine: ChatEngine = {
+      state: READY,
+      onStateChange: () => () => undefined,
+      load: async () => READY,
+      dispose: async () => undefined,
+      async generate(options): Promise<GenerateResult> {
+        let made = 0;
+        for (const [name, args] of calls) {
+          if (options.signal.aborted) break;
+          made++;
+          told.push(await options.onToolCall!(name, args));
+        }
+        const stats = { promptTokens: 1, completionTokens: made, ttftMs: 1, tokensPerSecond: 1 };
+        return {
+          text: '',
+          reasoning: '',
+          stopReason: options.signal.aborted ? 'aborted' : 'complete',
+          stats,
+          evaluatedPromptTokens: 1,
+        };
+      },
+    };
+    return { engine, told };
+  }
+
+  function run(calls: Array<[string, unknown]>) {
+    const { engine, told } = callingEngine(calls);
+    const executed: Array<[string, unknown]> = [];
+    const store = openStore(':memory:');
+    const runner = new ChatRunner({
+      engine,
+      store,
+      emit: () => undefined,
+      tools: {
+        offered: () => [{ name: 'list_folder', description: 'list', parameters: { type: 'object' } }],
+        call: async (_taskId, name, args) => {
+          executed.push([name, args]);
+          return 'ok';
+        },
+      },
+    });
+    return { done: runner.send(null, 'go', OPTIONS).done, executed, told };
+  }
+
+  it('refuses a call repeated a third time, and stops a model that keeps repeating it', async () => {
+    const same: [string, unknown] = ['list_folder', { path: 'Reports' }];
+    const { done, executed, told } = run([same, same, same, same, same, same]);
+    const reply = await done;
+    expect(executed).toHaveLength(2);
+    expect(told[2]).toMatch(/already called list_folder with exactly these arguments/);
+    expect(reply.error).toMatch(/repeated the same list_folder call/);
+    expect(told.length).toBeLessThan(6);
+  });
+
+  it(`stops after ${MAX_TOOL_STEPS} calls in one reply`, async () => {
+    const many = Array.from({ length: 20 }, (_, i): [string, unknown] => ['list_folder', { path: `folder ${i}` }]);
+    const { done, executed, told } = run(many);
+    const reply = await done;
+    expect(executed).toHaveLength(MAX_TOOL_STEPS);
+    expect(told[MAX_TOOL_STEPS]).toMatch(/Step limit reached/);
+    expect(reply.error).toMatch(new RegExp(`more than ${MAX_TOOL_STEPS} tool calls`));
+    expect(told.length).toBeLessThan(20);
   });
 });
 

@@ -5,7 +5,8 @@ import {
   type MessageState,
   type TaskStatus,
 } from '../../src-shared/contract/index.js';
-import type { ChatEngine, ChatTurn, GenerateResult } from '../llm/engineTypes.js';
+import type { ChatEngine, ChatTurn, GenerateResult, ScriptedCall } from '../llm/engineTypes.js';
+import type { AgentTools } from './agentTools.js';
 import type { Store } from '../store/store.js';
 
 export interface ChatRunnerDeps {
@@ -16,6 +17,53 @@ export interface ChatRunnerDeps {
   readonly newId?: () => string;
   /** How often streamed text is written to the database; a crash loses at most this much of a reply. */
   readonly persistEveryMs?: number;
+  /** Tools the model may call; without them the model only chats. */
+  readonly tools?: AgentTools;
+  /**
+   * Tests only: calls a generated (random-weight) model is pushed to make for a given prompt. Never applied to
+   * a real model: the engine's state must say the model is synthetic.
+   */
+  readonly scriptFor?: (prompt: string) => readonly ScriptedCall[] | undefined;
+}
+
+/** Most tool calls in one reply; past it the model is told to answer, and then the reply is stopped. */
+export const MAX_TOOL_STEPS = 8;
+/** The same call (tool and arguments) this many times in one reply means the model is looping. */
+export const MAX_IDENTICAL_CALLS = 3;
+
+/** Counts a reply's tool calls and decides when the model is running away. */
+export class LoopGuard {
+  private steps = 0;
+  private refusals = 0;
+  private readonly seen = new Map<string, number>();
+  stoppedBecause: string | null = null;
+
+  /** undefined: go ahead; a string: what the model is told instead of running the call. */
+  check(name: string, args: unknown): string | undefined {
+    this.steps++;
+    const key = `${name} ${JSON.stringify(args)}`;
+    const repeats = (this.seen.get(key) ?? 0) + 1;
+    this.seen.set(key, repeats);
+    if (this.steps > MAX_TOOL_STEPS) {
+      this.refusals++;
+      this.stoppedBecause = `The model made more than ${MAX_TOOL_STEPS} tool calls in one reply, so Homebody stopped it.`;
+      return `Step limit reached (${MAX_TOOL_STEPS} tool calls). Do not call any more tools; answer the user now.`;
+    }
+    if (repeats >= MAX_IDENTICAL_CALLS) {
+      this.refusals++;
+      this.stoppedBecause = `The model repeated the same ${name} call ${repeats} times, so Homebody stopped it.`;
+      return `You already called ${name} with exactly these arguments; use that result instead of calling it again.`;
+    }
+    return undefined;
+  }
+
+  /** After a refusal the model gets two more chances before the reply is stopped. */
+  get runaway(): boolean {
+    return (
+      this.stoppedBecause !== null &&
+      (this.steps > MAX_TOOL_STEPS + 2 || [...this.seen.values()].some((n) => n > MAX_IDENTICAL_CALLS + 1))
+    );
+  }
 }
 
 export interface ReplyOptions {
@@ -174,6 +222,16 @@ export class ChatRunner {
       if (this.now() - lastWrite >= this.persistEveryMs) persist();
     };
 
+    const tools = this.deps.tools;
+    const guard = new LoopGuard();
+    // Stops the generation for a runaway tool loop, as well as for the user.
+    const generation = new AbortController();
+    const stop = () => generation.abort();
+    if (signal.aborted) stop();
+    signal.addEventListener('abort', stop, { once: true });
+    const model = engine.state.status === 'ready' ? engine.state.info : undefined;
+    const script = model?.synthetic ? this.deps.scriptFor?.(prompt) : undefined;
+
     let final: Message;
     try {
       const result = await engine.generate({
@@ -181,15 +239,27 @@ export class ChatRunner {
         prompt,
         maxTokens: options.maxTokens,
         temperature: options.temperature,
-        signal,
+        signal: generation.signal,
         onText: (text) => delta(text, ''),
         onReasoning: (reasoning) => delta('', reasoning),
+        ...(tools
+          ? {
+              tools: tools.offered(),
+              onToolCall: async (name: string, args: unknown) => {
+                const refusal = guard.check(name, args);
+                if (guard.runaway) stop();
+                if (refusal !== undefined) return refusal;
+                return tools.call(taskId, name, args, generation.signal);
+              },
+            }
+          : {}),
+        ...(script ? { scriptedCalls: script } : {}),
       });
       const outcome = OUTCOME[result.stopReason];
       final = store.transaction(() => {
         persist();
         store.tasks.setStatus(taskId, outcome.task, this.now());
-        return store.messages.finish(messageId, outcome.message, result.stats, null);
+        return store.messages.finish(messageId, outcome.message, result.stats, guard.stoppedBecause);
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -199,6 +269,7 @@ export class ChatRunner {
         return store.messages.finish(messageId, 'failed', null, message);
       });
     }
+    signal.removeEventListener('abort', stop);
     emit({ type: 'message.finished', message: final });
     this.emitTask(taskId);
     return final;

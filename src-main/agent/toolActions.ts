@@ -61,6 +61,8 @@ function describeSafely(tool: ToolDefinition, args: Record<string, JsonValue>): 
 export class ToolActions {
   private readonly now: () => number;
   private readonly newId: () => string;
+  /** Replies waiting for the user's answer to a prompt, by call id. */
+  private readonly waiting = new Map<string, (result: ProposalResult) => void>();
 
   constructor(private readonly deps: ToolActionsDeps) {
     this.now = deps.now ?? Date.now;
@@ -182,8 +184,45 @@ export class ToolActions {
     }
   }
 
-  /** The user's answer to a permission prompt in the chat. */
+  /**
+   * Waits for the user's answer to a prompt and for the call to run if allowed. If the reply is stopped first,
+   * the prompt lapses (expired) and nothing runs.
+   */
+  awaitAnswer(id: string, signal: AbortSignal): Promise<ProposalResult> {
+    // The answer may already be in (a quick click, a script): then report what became of the call.
+    const settled = this.settledResult(this.get(id));
+    if (settled) return Promise.resolve(settled);
+    return new Promise((resolve) => {
+      const onAbort = () => {
+        this.waiting.delete(id);
+        this.deps.store.toolCalls.decide(id, 'pending', 'expired', {
+          decision: 'deny',
+          by: 'policy',
+          reason: 'the task was stopped',
+          now: this.now(),
+        });
+        this.audit(this.get(id).taskId, id, 'expired', 'system', 'Not run: the task was stopped before an answer');
+        resolve({ status: 'denied', call: this.changed(id), error: 'The task was stopped before the user answered.' });
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(id, (result) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(result);
+      });
+    });
+  }
+
+  /** The user's answer to a permission prompt in the chat; a reply waiting for it goes on with the outcome. */
   async answerPrompt(id: string, answer: PromptAnswer, reason: string | null = null): Promise<ProposalResult> {
+    const result = await this.decidePrompt(id, answer, reason);
+    const waiter = this.waiting.get(id);
+    this.waiting.delete(id);
+    waiter?.(result);
+    return result;
+  }
+
+  private async decidePrompt(id: string, answer: PromptAnswer, reason: string | null): Promise<ProposalResult> {
     const call = this.get(id);
     if (call.gate !== 'prompt')
       throw new HomebodyError('INVALID_REQUEST', 'This call waits in the approval queue; decide it there.');
@@ -332,6 +371,31 @@ export class ToolActions {
     this.audit(call.taskId, call.id, 'decided', by, reason ? `Denied: ${reason}` : 'Denied');
     const error = reason ? `The user denied this call: ${reason}` : 'The user denied this call.';
     return { status: 'denied', call: this.changed(call.id), error };
+  }
+
+  /** A call that no longer waits, as the result its proposer would have been given; undefined while it waits. */
+  private settledResult(call: ToolCall): ProposalResult | undefined {
+    switch (call.state) {
+      case 'pending':
+      case 'approved':
+      case 'executing':
+        return undefined;
+      case 'done':
+        return { status: 'done', call, result: call.result };
+      case 'failed':
+      case 'interrupted':
+        return { status: 'failed', call, error: call.error ?? 'The call failed.' };
+      case 'denied':
+      case 'rejected':
+      case 'expired':
+        return {
+          status: 'denied',
+          call,
+          error: call.reason ? `The user denied this call: ${call.reason}` : 'The user denied this call.',
+        };
+      default:
+        return call.state satisfies never;
+    }
   }
 
   private alreadyDecided(id: string): ProposalResult {

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { ScriptedCall } from '../llm/engineTypes.js';
 import { join, resolve } from 'node:path';
 import { createHost } from '../host/createHost.js';
 import { startBrowserServer } from '../server/browserServer.js';
@@ -10,6 +12,19 @@ export const SERVE_USAGE = `homebody serve [--model FILE] [--data-dir DIR] [--po
   Browser mode: serves Homebody on 127.0.0.1 only and prints the address to open (it carries a
   per-launch access token). Without --model, the last model opened is loaded again, if any.`;
 
+/** Tests only: `{"prompt": [{"name", "params"}]}`, calls a generated model is pushed to make (see ChatRunner). */
+function readScripts(file: string): Record<string, ScriptedCall[]> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--script ${file}: ${(error as Error).message}`);
+  }
+  const parsed = z.record(z.string(), z.array(z.object({ name: z.string(), params: z.string() }))).safeParse(raw);
+  if (!parsed.success) throw new UsageError(`--script ${file}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
 export async function serveCommand(args: string[]): Promise<number> {
   const { values, positionals } = usageErrors(() =>
     parseArgs({
@@ -19,12 +34,14 @@ export async function serveCommand(args: string[]): Promise<number> {
       options: {
         ...HOST_OPTIONS,
         port: { type: 'string' },
+        script: { type: 'string' },
       },
     }),
   );
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const port = intOption(values.port, 'port', 0, 65535) ?? 0;
   const reply = replyOverrides(values);
+  const scripts = values.script ? readScripts(values.script) : undefined;
   const renderer = rendererDir();
   if (!existsSync(join(renderer, 'index.html'))) {
     console.error(`homebody: the user interface is not built (${renderer} is missing). Run: npm run build:renderer`);
@@ -35,6 +52,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     dataDir,
     shell: 'browser',
     reply,
+    ...(scripts ? { scripts } : {}),
     ...(values.model ? { modelPath: resolve(values.model) } : {}),
   });
   let server;

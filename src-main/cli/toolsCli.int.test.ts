@@ -62,7 +62,7 @@ describe('homebody tools, approvals and policy', () => {
         'write_text',
         'move',
         'copy',
-        'move_to_trash',
+        'trash',
         'delete_permanently',
       ]),
     );

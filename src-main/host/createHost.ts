@@ -16,7 +16,9 @@ import {
 } from '../../src-shared/contract/index.js';
 import { join } from 'node:path';
 import { ChatRunner, DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, type ReplyOptions } from '../agent/chatRunner.js';
+import { agentToolsFrom } from '../agent/agentTools.js';
 import { ToolActions, type ProposalResult } from '../agent/toolActions.js';
+import type { ScriptedCall } from '../llm/engineTypes.js';
 import { checkMode, emptyPolicy, grantFolder, parsePolicy, revokeFolder } from '../permissions/policy.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolExecutor } from '../tools/sandbox/toolExecutor.js';
@@ -51,6 +53,8 @@ export interface CreateHostOptions extends HostOptions {
   readonly reply?: Partial<ReplyOptions>;
   /** Load the given (or last) model in the background at start. Default true. */
   readonly loadModelOnStart?: boolean;
+  /** Tests only: tool calls a generated model is pushed to make, by the exact prompt (see ChatRunner). */
+  readonly scripts?: Readonly<Record<string, readonly ScriptedCall[]>>;
 }
 
 /** Reply length cap and temperature: HOMEBODY_MAX_TOKENS and HOMEBODY_TEMPERATURE, else the defaults. */
@@ -84,8 +88,6 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   const events = new EventEmitter<{ event: [HostEvent] }>();
   events.setMaxListeners(0);
   const emit = (event: HostEvent) => events.emit('event', event);
-  const chat = new ChatRunner({ engine, store, emit });
-  chat.recoverAfterCrash();
   const catalog = loadCatalog();
 
   const registry = new ToolRegistry();
@@ -115,6 +117,15 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   const executor = new ToolExecutor({ trashDir: join(options.dataDir, 'trash'), codeRoots: [appRoot()] });
   const tools = new ToolActions({ store, registry, executor, policy: () => policy, savePolicy, emit });
   tools.recoverAfterCrash();
+  const scripts = options.scripts;
+  const chat = new ChatRunner({
+    engine,
+    store,
+    emit,
+    tools: agentToolsFrom(tools),
+    ...(scripts ? { scriptFor: (prompt: string) => scripts[prompt.trim()] } : {}),
+  });
+  chat.recoverAfterCrash();
   const callOf = (result: ProposalResult): ToolCall => {
     if (result.call) return result.call;
     throw new HomebodyError('INVALID_REQUEST', 'error' in result ? result.error : 'The call was not recorded.');

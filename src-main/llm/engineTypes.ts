@@ -5,6 +5,19 @@ export interface ChatTurn {
   readonly text: string;
 }
 
+/** A tool as the model is offered it: a name, what it does, and a JSON Schema its arguments must match. */
+export interface EngineTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+}
+
+export interface ScriptedCall {
+  readonly name: string;
+  /** The arguments as JSON text, written as the grammar writes JSON (`{"key": value}`). */
+  readonly params: string;
+}
+
 export interface GenerateOptions {
   /** Earlier turns of the task, oldest first, without the new prompt. */
   readonly history: readonly ChatTurn[];
@@ -14,6 +27,15 @@ export interface GenerateOptions {
   readonly signal: AbortSignal;
   readonly onText: (text: string) => void;
   readonly onReasoning: (text: string) => void;
+  /** Tools the model may call, through grammar-constrained function calling. */
+  readonly tools?: readonly EngineTool[];
+  /** Runs a call the model made and returns what the model is told. Required when `tools` is given. */
+  readonly onToolCall?: (name: string, args: unknown) => Promise<string>;
+  /**
+   * Tests only: calls the model is pushed to make, in order, before it ends its turn, through a per-token bias;
+   * the grammar and the parser still do their real work. A random-weight model never calls a function by itself.
+   */
+  readonly scriptedCalls?: readonly ScriptedCall[];
 }
 
 /** complete: the model ended its turn; maxTokens: the length cap ended it; aborted: the user stopped it. */

@@ -106,6 +106,40 @@ describe('LlamaEngine on a generated model', () => {
     });
   });
 
+  it('runs a function call through the real grammar and parser, and feeds the result back', async () => {
+    const calls: Array<[string, unknown]> = [];
+    const result = await engine.generate(
+      request({
+        maxTokens: 60,
+        tools: [
+          {
+            name: 'list_folder',
+            description: 'List a folder',
+            parameters: {
+              type: 'object',
+              properties: { path: { type: 'string', maxLength: 40 } },
+              required: ['path'],
+              additionalProperties: false,
+            },
+          },
+        ],
+        onToolCall: async (name, args) => {
+          calls.push([name, args]);
+          return 'draft.txt, budget.xlsx';
+        },
+        scriptedCalls: [
+          { name: 'list_folder', params: '{"path": "Reports"}' },
+          { name: 'list_folder', params: '{"path": "Archive"}' },
+        ],
+      }),
+    );
+    expect(calls).toEqual([
+      ['list_folder', { path: 'Reports' }],
+      ['list_folder', { path: 'Archive' }],
+    ]);
+    expect(result.stopReason).toBe('complete');
+  });
+
   it('turns a bad file into an error state with a specific code, then loads a good one again', async () => {
     const truncated = join(dir, 'cut.gguf');
     copyFileSync(model, truncated);

@@ -1,5 +1,9 @@
 import {
   getLlama,
+  type Token,
+  TokenBias,
+  type ChatSessionModelFunctions,
+  type GbnfJsonSchema,
   type LlamaContextSequence,
   LlamaChatSession,
   LlamaLogLevel,
@@ -10,7 +14,7 @@ import {
 } from 'node-llama-cpp';
 import { HomebodyError, type AppError, type ModelInfo, type ModelState } from '../../src-shared/contract/index.js';
 import type { EngineConfig } from './engineConfig.js';
-import type { ChatEngine, GenerateOptions, GenerateResult, GenerateStopReason } from './engineTypes.js';
+import type { ChatEngine, GenerateOptions, GenerateResult, GenerateStopReason, ScriptedCall } from './engineTypes.js';
 import { inspectGguf } from './gguf/ggufInspect.js';
 import { SerialQueue } from './serialQueue.js';
 import { SYNTHETIC_MODEL_KEY } from './synthetic/makeModel.js';
@@ -30,6 +34,85 @@ function toAppError(error: unknown, fallback: AppError['code'], path: string): A
     return { code: 'MODEL_UNSUPPORTED', message: `llama.cpp cannot run ${path}: ${message}` };
   }
   return { code: fallback, message: `Loading ${path} failed: ${message}` };
+}
+
+/**
+ * A per-token bias that makes the model make `calls`, one after the other,
+ * then end its turn. Each call's opening (`<tool_call>` and the name) is
+ * pushed token by token; its parameters are aligned by text with what
+ * node-llama-cpp reports of them, since its grammar writes parts of the call
+ * itself; then the call is closed. A bias the grammar does not allow at that
+ * point is ignored, so the grammar and the parser still do their real work.
+ */
+function scriptedCallsBias(
+  loaded: Loaded,
+  calls: readonly ScriptedCall[],
+  state: ScriptState,
+  onFinished: () => void,
+): () => TokenBias {
+  const tokenize = (text: string) => loaded.model.tokenize(text, true);
+  // Qwen's closing of a call; a random model would not write it by itself.
+  const closing = tokenize('}\n</tool_call>');
+  let current = -1;
+  let opening: Token[] = [];
+  let next = 0;
+  let closed = 0;
+  return () => {
+    const bias = new TokenBias(loaded.model.tokenizer);
+    const call = calls[state.handled];
+    if (!call) {
+      if (state.inFlight > 0) {
+        // A call's handler is still running: close the calls section so its result is awaited and fed back.
+        const end = loaded.model.tokens.eos;
+        if (end !== null) bias.set(end, { logit: 1000 });
+        return bias;
+      }
+      // The script is played and its results are in: end the reply here (a random model would ramble, or open
+      // a call it never closes).
+      state.finished = true;
+      onFinished();
+      return bias;
+    }
+    if (current !== state.handled) {
+      current = state.handled;
+      // Up to the name: the grammar writes what follows. (A name that begins another tool's name, as `move` would
+      // begin `move_to_trash`, could not be pushed to its end; the built-in tools avoid such names.)
+      opening = tokenize(`<tool_call>\n{"name": "${call.name}`);
+      next = 0;
+      closed = 0;
+    }
+    const pushed = (token: Token | undefined) => {
+      if (token !== undefined) bias.set(token, { logit: 1000 });
+      return bias;
+    };
+    if (next < opening.length) return pushed(opening[next++]);
+    if (!call.params.startsWith(state.params)) return bias;
+    if (state.params === call.params) {
+      // Close the call, then end the calls section so node-llama-cpp runs it and feeds the result back.
+      if (closed < closing.length) return pushed(closing[closed++]);
+      return pushed(loaded.model.tokens.eos ?? undefined);
+    }
+    return pushed(tokenize(call.params.slice(state.params.length))[0]);
+  };
+}
+
+interface ToolPromptOptions {
+  functions?: ChatSessionModelFunctions;
+  tokenBias?: () => TokenBias;
+  onFunctionCallParamsChunk?: (chunk: { callIndex: number; paramsChunk: string }) => void;
+}
+
+interface ScriptState {
+  /** How many calls the model has made so far in this reply. */
+  handled: number;
+  /** The parameters text of the call being written. */
+  params: string;
+  /** Calls whose handler has not answered yet. */
+  inFlight: number;
+  /** Every scripted call was made and the reply was ended. */
+  finished: boolean;
+  /** The model went past the length cap inside a function call. */
+  overrun: boolean;
 }
 
 /**
@@ -141,6 +224,7 @@ export class LlamaEngine implements ChatEngine {
       options.signal.addEventListener('abort', abort, { once: true });
 
       const sequence = loaded.sequence;
+      const script: ScriptState = { handled: 0, params: '', inFlight: 0, finished: false, overrun: false };
       const session = new LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
       try {
         session.setChatHistory(this.chatHistory(options));
@@ -152,6 +236,7 @@ export class LlamaEngine implements ChatEngine {
         let stopReason: GenerateStopReason = 'aborted';
         try {
           const result = await session.promptWithMeta(options.prompt, {
+            ...this.toolOptions(loaded, options, controller, script),
             maxTokens: options.maxTokens,
             temperature: options.temperature,
             signal: controller.signal,
@@ -168,10 +253,16 @@ export class LlamaEngine implements ChatEngine {
             },
           });
           stopReason =
-            result.stopReason === 'maxTokens' ? 'maxTokens' : result.stopReason === 'abort' ? 'aborted' : 'complete';
+            result.stopReason === 'maxTokens' || script.overrun
+              ? 'maxTokens'
+              : result.stopReason === 'abort' && !script.finished
+                ? 'aborted'
+                : 'complete';
         } catch (error) {
           // An abort before the first token rejects instead of returning; it is still a stop, not a failure.
           if (!controller.signal.aborted) throw error;
+          if (script.finished) stopReason = 'complete';
+          if (script.overrun) stopReason = 'maxTokens';
         }
         const ended = performance.now();
         const used = sequence.tokenMeter.diff(meterBefore);
@@ -196,6 +287,60 @@ export class LlamaEngine implements ChatEngine {
         session.dispose({ disposeSequence: false });
       }
     });
+  }
+
+  /** Function calling and the test script, as node-llama-cpp's prompt options. */
+  private toolOptions(
+    loaded: Loaded,
+    options: GenerateOptions,
+    controller: AbortController,
+    script: ScriptState,
+  ): ToolPromptOptions {
+    const extra: ToolPromptOptions = {};
+    if (options.tools?.length) {
+      const onToolCall = options.onToolCall;
+      if (!onToolCall) throw new Error('tools were offered without a handler for their calls');
+      extra.functions = Object.fromEntries(
+        options.tools.map((tool) => [
+          tool.name,
+          {
+            description: tool.description,
+            // Schemas come normalized to the subset node-llama-cpp's grammar supports (tools/schema).
+            params: tool.parameters as GbnfJsonSchema,
+            handler: async (params: unknown) => {
+              script.handled++;
+              script.params = '';
+              script.inFlight++;
+              try {
+                return await onToolCall(tool.name, params);
+              } finally {
+                script.inFlight--;
+              }
+            },
+          },
+        ]),
+      );
+    }
+    const scripted = options.scriptedCalls
+      ? scriptedCallsBias(loaded, options.scriptedCalls, script, () => controller.abort())
+      : undefined;
+    // Called once per generated token, function calls included (which maxTokens does not count): a model stuck
+    // inside a call that it never closes is stopped here.
+    const cap = options.maxTokens * 2 + 256;
+    let generated = 0;
+    extra.tokenBias = () => {
+      if (++generated > cap) {
+        script.overrun = true;
+        controller.abort();
+      }
+      return scripted?.() ?? new TokenBias(loaded.model.tokenizer);
+    };
+    if (options.scriptedCalls) {
+      extra.onFunctionCallParamsChunk = (chunk) => {
+        script.params += chunk.paramsChunk;
+      };
+    }
+    return extra;
   }
 
   private chatHistory(options: GenerateOptions): ChatHistoryItem[] {

@@ -11,6 +11,10 @@ export class ToolRegistry {
     const map = new Map<string, ToolDefinition>();
     for (const tool of tools) {
       if (map.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);
+      // A name that begins another (move / move_to_trash) is a fork inside the grammar's name rule that a
+      // small model can take by mistake; keep every name distinct from its first letters to its last.
+      const clash = [...map.keys()].find((other) => other.startsWith(tool.name) || tool.name.startsWith(other));
+      if (clash) throw new Error(`the tool names ${clash} and ${tool.name} begin alike; rename one`);
       map.set(tool.name, { ...tool, parameters: normalizeParameters(tool.parameters) });
     }
     this.tools = map;

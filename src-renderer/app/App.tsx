@@ -1,14 +1,18 @@
 import { useEffect } from 'react';
+import { ApprovalsPage } from '../features/approvals/ApprovalsPage.js';
+import { AuditPage } from '../features/audit/AuditPage.js';
 import { ChatView } from '../features/chat/ChatView.js';
 import { TaskSidebar } from '../features/history/TaskSidebar.js';
 import { Onboarding } from '../features/onboarding/Onboarding.js';
+import { SettingsPage } from '../features/settings/SettingsPage.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
 import { useAppStore } from '../store/StoreContext.js';
-import { selectBanner, selectConnection, selectMainView } from '../store/selectors.js';
+import { selectBanner, selectConnection, selectMainView, selectPage } from '../store/selectors.js';
 
 /** Sidebar of tasks beside the main area: onboarding, the chat, or a read-only task. */
 export function App() {
   const view = useAppStore(selectMainView);
+  const page = useAppStore(selectPage);
   const newTask = useAppStore((s) => s.newTask);
 
   // Ctrl+N / Cmd+N starts a new task from anywhere.
@@ -31,7 +35,15 @@ export function App() {
       <TaskSidebar />
       <div className="main-area" id="main-area">
         <Banner />
-        <MainView view={view} />
+        {page === 'approvals' ? (
+          <ApprovalsPage />
+        ) : page === 'settings' ? (
+          <SettingsPage />
+        ) : page === 'audit' ? (
+          <AuditPage />
+        ) : (
+          <MainView view={view} />
+        )}
       </div>
     </div>
   );

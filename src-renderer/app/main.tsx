@@ -6,6 +6,7 @@ import { createAppStore, sessionKeyValueStore } from '../store/createAppStore.js
 import { AppStoreProvider } from '../store/StoreContext.js';
 import { App } from './App.js';
 import './app.css';
+import './tools.css';
 
 const client = createHostClient();
 const store = createAppStore({ api: client.api, storage: sessionKeyValueStore() });

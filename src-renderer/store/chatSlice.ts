@@ -1,7 +1,15 @@
 import type { StateCreator } from 'zustand/vanilla';
+import type { ToolCall } from '../../src-shared/contract/index.js';
 import { toAppError } from '../bridge/apiError.js';
-import { mergeMessages, upsertTask } from './eventReducer.js';
-import { OPEN_TASK_KEY, type AppState, type ChatActions, type ChatData, type StoreDeps } from './types.js';
+import { mergeMessages, upsertTask, upsertToolCall, updateQueue } from './eventReducer.js';
+import {
+  OPEN_TASK_KEY,
+  type AppState,
+  type ChatActions,
+  type ChatData,
+  type StoreDeps,
+  type ToolCallActions,
+} from './types.js';
 
 export const initialChatData: ChatData = {
   openTaskId: null,
@@ -15,7 +23,7 @@ export const initialChatData: ChatData = {
 };
 
 export const createChatSlice =
-  (deps: StoreDeps): StateCreator<AppState, [], [], ChatData & ChatActions> =>
+  (deps: StoreDeps): StateCreator<AppState, [], [], ChatData & ChatActions & ToolCallActions> =>
   (set, get) => {
     /** Fetches a task and merges it in, unless the user has moved on to another task meanwhile. */
     const fetchDetail = async (taskId: string) => {
@@ -54,13 +62,14 @@ export const createChatSlice =
           openTaskSummary: summary,
           taskLoading: true,
           onboardingRequested: false,
+          page: 'chat',
         });
         await fetchDetail(taskId);
       },
 
       newTask() {
         deps.storage.set(OPEN_TASK_KEY, null);
-        set({ ...initialChatData, onboardingRequested: false });
+        set({ ...initialChatData, onboardingRequested: false, page: 'chat' });
       },
 
       async send(text) {
@@ -108,8 +117,39 @@ export const createChatSlice =
         if (taskId !== null) await fetchDetail(taskId);
       },
 
+      async answerToolCall(id, answer, reason) {
+        try {
+          const trimmed = reason?.trim();
+          const call = await deps.api['toolcalls.answer'](
+            answer === 'deny' && trimmed ? { id, answer, reason: trimmed } : { id, answer },
+          );
+          set((state) => applyCall(state, call));
+          return null;
+        } catch (error) {
+          return toAppError(error);
+        }
+      },
+
+      async undoToolCall(id) {
+        try {
+          const call = await deps.api['toolcalls.undo']({ id });
+          set((state) => applyCall(state, call));
+          return null;
+        } catch (error) {
+          return toAppError(error);
+        }
+      },
+
       dismissChatError() {
         set({ chatError: null });
       },
     };
   };
+
+/** A call the Host answered with: update the open task's timeline and the approval queue. */
+function applyCall(state: AppState, call: ToolCall): Partial<AppState> {
+  const changes: Partial<AppState> = { queue: updateQueue(state.queue, call) };
+  if (call.taskId !== null && call.taskId === state.openTaskId)
+    changes.toolCalls = upsertToolCall(state.toolCalls, call);
+  return changes;
+}

@@ -1,8 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { toAppError } from '../bridge/apiError.js';
+import { createApprovalsSlice } from './approvalsSlice.js';
+import { createAuditSlice } from './auditSlice.js';
 import { createChatSlice } from './chatSlice.js';
 import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
 import { createModelSlice } from './modelSlice.js';
+import { createSettingsSlice } from './settingsSlice.js';
 import { createTasksSlice, TASK_LIST_LIMIT } from './tasksSlice.js';
 import { OPEN_TASK_KEY, type AppState, type StoreDeps } from './types.js';
 import { createUiSlice } from './uiSlice.js';
@@ -16,15 +19,20 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createTasksSlice(deps)(set, get, store),
     ...createChatSlice(deps)(set, get, store),
     ...createUiSlice(set, get, store),
+    ...createApprovalsSlice(deps)(set, get, store),
+    ...createSettingsSlice(deps)(set, get, store),
+    ...createAuditSlice(deps)(set, get, store),
 
     async init() {
       const { api } = deps;
+      const approvals = get().loadApprovals();
       const [info, modelState, catalog, taskList] = await Promise.allSettled([
         api['app.info']({}),
         api['model.state']({}),
         api['model.catalog']({}),
         api['tasks.list']({ limit: TASK_LIST_LIMIT }),
       ]);
+      await approvals;
       if (info.status === 'fulfilled') set({ appInfo: info.value });
       if (modelState.status === 'fulfilled') set({ modelState: modelState.value });
       else set({ modelState: { status: 'none' }, banner: toAppError(modelState.reason) });
@@ -44,7 +52,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
         (state) => set({ modelState: state }),
         (error: unknown) => set({ banner: toAppError(error) }),
       );
-      await Promise.all([modelState, get().loadTasks(), get().reloadOpenTask()]);
+      await Promise.all([modelState, get().loadTasks(), get().reloadOpenTask(), get().loadApprovals()]);
     },
 
     applyEvent(event) {

@@ -32,6 +32,23 @@ export function upsertToolCall(calls: readonly ToolCall[], call: ToolCall): Tool
   return next.sort((a, b) => a.createdAt - b.createdAt);
 }
 
+/** A call that waits in the approval queue: queued and not decided yet, or interrupted and not dismissed. */
+export function isQueued(call: ToolCall): boolean {
+  return call.gate === 'queue' && (call.state === 'pending' || call.state === 'interrupted');
+}
+
+/** Puts a queue-gated call into the approval queue or takes it out, by its current state. */
+export function updateQueue(queue: readonly ToolCall[], call: ToolCall): ToolCall[] {
+  if (call.gate !== 'queue') return queue as ToolCall[];
+  if (isQueued(call)) return upsertToolCall(queue, call);
+  return queue.some((c) => c.id === call.id) ? queue.filter((c) => c.id !== call.id) : (queue as ToolCall[]);
+}
+
+/** Applies several calls the Host answered with (approve/deny results) to the queue. */
+export function updateQueueMany(queue: readonly ToolCall[], calls: readonly ToolCall[]): ToolCall[] {
+  return calls.reduce<ToolCall[]>((q, call) => updateQueue(q, call), queue.slice());
+}
+
 /**
  * Merges a fetched task detail into what events already gave us. A message
  * still streaming locally keeps the longer text: deltas may have arrived after
@@ -101,9 +118,15 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
     case 'message.finished':
       if (event.message.taskId !== state.openTaskId) return {};
       return { messages: upsertMessage(state.messages, event.message) };
-    case 'toolcall.updated':
-      if (event.call.taskId === null || event.call.taskId !== state.openTaskId) return {};
-      return { toolCalls: upsertToolCall(state.toolCalls, event.call) };
+    case 'toolcall.updated': {
+      const { call } = event;
+      const queue = updateQueue(state.queue, call);
+      const changes: Partial<AppData> = queue === state.queue ? {} : { queue };
+      if (call.taskId !== null && call.taskId === state.openTaskId) {
+        changes.toolCalls = upsertToolCall(state.toolCalls, call);
+      }
+      return changes;
+    }
     default:
       return event satisfies never;
   }

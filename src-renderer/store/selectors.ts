@@ -30,3 +30,9 @@ export function selectMainView(s: AppState): MainView {
   if (s.openTaskId !== null) return 'readonly';
   return 'onboarding';
 }
+
+export const selectToolCalls = (s: AppState) => s.toolCalls;
+export const selectPage = (s: AppState) => s.page;
+export const selectQueue = (s: AppState) => s.queue;
+/** How many calls wait in the approval queue (the sidebar badge). */
+export const selectApprovalCount = (s: AppState) => s.queue.length;

@@ -1,4 +1,4 @@
-import type { Message, TaskSummary } from '../../src-shared/contract/index.js';
+import type { Message, TaskSummary, ToolCall } from '../../src-shared/contract/index.js';
 
 /** Builders for unit tests: valid contract objects with only the interesting fields given. */
 export function makeMessage(overrides: Partial<Message> = {}): Message {
@@ -25,6 +25,35 @@ export function makeTask(overrides: Partial<TaskSummary> = {}): TaskSummary {
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,
     messageCount: 0,
+    ...overrides,
+  };
+}
+
+export function makeToolCall(overrides: Partial<ToolCall> = {}): ToolCall {
+  return {
+    id: 'c1',
+    taskId: 't1',
+    tool: 'list_folder',
+    args: { path: '/home/me' },
+    description: {
+      title: 'List a folder',
+      summary: 'Lists /home/me',
+      details: [{ label: 'Folder', value: '/home/me' }],
+    },
+    risk: 'read',
+    gate: 'prompt',
+    state: 'pending',
+    decision: null,
+    decidedBy: null,
+    reason: null,
+    taint: [],
+    result: null,
+    error: null,
+    undo: null,
+    createdAt: 1_700_000_000_000,
+    decidedAt: null,
+    startedAt: null,
+    finishedAt: null,
     ...overrides,
   };
 }

@@ -7,8 +7,12 @@ import type {
   HostEventOf,
   Message,
   ModelState,
+  Policy,
+  PolicyMode,
+  AuditEvent,
   TaskSummary,
   ToolCall,
+  ToolInfo,
 } from '../../src-shared/contract/index.js';
 import type { ConnectionState } from '../bridge/hostClient.js';
 
@@ -74,7 +78,64 @@ export interface ChatActions {
   dismissChatError(): void;
 }
 
+export type Page = 'chat' | 'approvals' | 'settings' | 'audit';
+
+/** What a tool-call action answers: null when it worked, otherwise the error to show in place. */
+export type ActionResult = AppError | null;
+
+export interface ToolCallActions {
+  answerToolCall(
+    id: string,
+    answer: 'allow-once' | 'allow-task' | 'always' | 'deny',
+    reason?: string | null,
+  ): Promise<ActionResult>;
+  undoToolCall(id: string): Promise<ActionResult>;
+}
+
+export interface ApprovalsData {
+  /** Calls waiting in the approval queue (gate 'queue', state pending or interrupted), oldest first. */
+  queue: ToolCall[];
+  approvalsLoaded: boolean;
+  approvalsError: AppError | null;
+}
+export interface ApprovalsActions {
+  loadApprovals(): Promise<void>;
+  approveCalls(ids: string[], args?: Record<string, unknown>): Promise<ActionResult>;
+  denyCalls(ids: string[], reason?: string | null): Promise<ActionResult>;
+}
+
+export interface SettingsData {
+  policy: Policy | null;
+  tools: ToolInfo[];
+  settingsError: AppError | null;
+  settingsBusy: boolean;
+}
+export interface SettingsActions {
+  loadSettings(): Promise<void>;
+  setToolMode(tool: string, mode: PolicyMode): Promise<ActionResult>;
+  grantFolder(path: string, untrusted: boolean): Promise<ActionResult>;
+  revokeFolder(path: string): Promise<ActionResult>;
+  importPolicy(policy: unknown): Promise<ActionResult>;
+  showSettingsError(error: AppError | null): void;
+}
+
+export interface AuditData {
+  /** Newest first. */
+  auditEvents: AuditEvent[];
+  auditHasMore: boolean;
+  auditLoading: boolean;
+  auditError: AppError | null;
+}
+export interface AuditActions {
+  /** Reloads the newest page. */
+  loadAudit(): Promise<void>;
+  /** Appends the page before the oldest event shown. */
+  loadOlderAudit(): Promise<void>;
+}
+
 export interface UiData {
+  /** Which page the main area shows. */
+  page: Page;
   /** The user asked for onboarding ("Change model") while a model may be ready. */
   onboardingRequested: boolean;
   /** A problem that belongs to no one place: malformed event, lost connection, failed start-up call. */
@@ -88,6 +149,7 @@ export interface UiActions {
   showBanner(error: AppError): void;
   dismissBanner(): void;
   setConnection(state: ConnectionState): void;
+  setPage(page: Page): void;
 }
 
 export interface RootActions {
@@ -99,7 +161,16 @@ export interface RootActions {
   applyDeltas(batch: readonly MessageDelta[]): void;
 }
 
-export type AppData = ModelData & TasksData & ChatData & UiData;
-export type AppState = AppData & ModelActions & TasksActions & ChatActions & UiActions & RootActions;
+export type AppData = ModelData & TasksData & ChatData & UiData & ApprovalsData & SettingsData & AuditData;
+export type AppState = AppData &
+  ModelActions &
+  TasksActions &
+  ChatActions &
+  ToolCallActions &
+  UiActions &
+  ApprovalsActions &
+  SettingsActions &
+  AuditActions &
+  RootActions;
 
 export const OPEN_TASK_KEY = 'homebody.openTaskId';

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { AppState, UiActions, UiData } from './types.js';
 
 export const initialUiData: UiData = {
+  page: 'chat',
   onboardingRequested: false,
   banner: null,
   connection: 'connecting',
@@ -15,4 +16,5 @@ export const createUiSlice: StateCreator<AppState, [], [], UiData & UiActions> =
   showBanner: (error) => set({ banner: error }),
   dismissBanner: () => set({ banner: null }),
   setConnection: (connection) => set({ connection }),
+  setPage: (page) => set({ page }),
 });

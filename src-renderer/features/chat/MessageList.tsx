@@ -1,12 +1,16 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useAppStore } from '../../store/StoreContext.js';
-import { selectMessages } from '../../store/selectors.js';
+import { selectMessages, selectToolCalls } from '../../store/selectors.js';
+import { buildTimeline, timelineKey } from '../../store/timeline.js';
 import { MessageBubble } from './MessageBubble.js';
+import { ToolCallCard } from './ToolCallCard.js';
 
-/** The open task's messages; keeps the newest in view while the user has not scrolled up. */
+/** The open task's messages and tool calls by time; keeps the newest in view while the user has not scrolled up. */
 export function MessageList({ emptyHint }: { emptyHint: string }) {
   const messages = useAppStore(selectMessages);
+  const toolCalls = useAppStore(selectToolCalls);
   const taskLoading = useAppStore((s) => s.taskLoading);
+  const timeline = useMemo(() => buildTimeline(messages, toolCalls), [messages, toolCalls]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
 
@@ -23,17 +27,21 @@ export function MessageList({ emptyHint }: { emptyHint: string }) {
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
-  }, [messages]);
+  }, [timeline]);
 
   return (
     <div className="message-scroll" ref={scrollRef}>
-      {messages.length === 0 ? (
+      {timeline.length === 0 ? (
         <p className="empty-hint muted">{taskLoading ? 'Loading…' : emptyHint}</p>
       ) : (
         <ol className="message-list" aria-label="Messages">
-          {messages.map((m) => (
-            <MessageBubble key={m.id} message={m} />
-          ))}
+          {timeline.map((item) =>
+            item.kind === 'message' ? (
+              <MessageBubble key={timelineKey(item)} message={item.message} />
+            ) : (
+              <ToolCallCard key={timelineKey(item)} call={item.call} />
+            ),
+          )}
         </ol>
       )}
     </div>

@@ -4,7 +4,8 @@ import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { formatRelativeTime, taskStatusLabel } from '../../ui/format.js';
 import { useAppStore } from '../../store/StoreContext.js';
-import { selectOpenTaskId, selectTasks } from '../../store/selectors.js';
+import { selectApprovalCount, selectOpenTaskId, selectPage, selectTasks } from '../../store/selectors.js';
+import type { Page } from '../../store/types.js';
 
 /** Re-renders relative times once a minute. */
 function useNow(intervalMs = 60_000): number {
@@ -20,6 +21,7 @@ function useNow(intervalMs = 60_000): number {
 export function TaskSidebar() {
   const tasks = useAppStore(selectTasks);
   const openTaskId = useAppStore(selectOpenTaskId);
+  const page = useAppStore(selectPage);
   const tasksError = useAppStore((s) => s.tasksError);
   const newTask = useAppStore((s) => s.newTask);
   const openTask = useAppStore((s) => s.openTask);
@@ -40,6 +42,7 @@ export function TaskSidebar() {
           New task
         </Button>
       </div>
+      <PageNav />
       {tasksError && <ErrorNotice error={tasksError} className="sidebar-error" />}
       <h2 className="sidebar-heading" id="task-list-heading">
         History
@@ -47,10 +50,52 @@ export function TaskSidebar() {
       {tasks.length === 0 ? <p className="muted sidebar-empty">No tasks yet.</p> : null}
       <ul className="task-list" data-testid="task-list" aria-labelledby="task-list-heading">
         {tasks.map((task) => (
-          <TaskRow key={task.id} task={task} current={task.id === openTaskId} now={now} onOpen={openTask} />
+          <TaskRow
+            key={task.id}
+            task={task}
+            current={page === 'chat' && task.id === openTaskId}
+            now={now}
+            onOpen={openTask}
+          />
         ))}
       </ul>
     </nav>
+  );
+}
+
+const PAGES: readonly { page: Page; label: string }[] = [
+  { page: 'chat', label: 'Chat' },
+  { page: 'approvals', label: 'Approvals' },
+  { page: 'settings', label: 'Settings' },
+  { page: 'audit', label: 'Audit log' },
+];
+
+/** Chat, Approvals (with how many calls wait), Settings, Audit log. */
+function PageNav() {
+  const page = useAppStore(selectPage);
+  const setPage = useAppStore((s) => s.setPage);
+  const waiting = useAppStore(selectApprovalCount);
+  return (
+    <ul className="page-nav" aria-label="Pages">
+      {PAGES.map((p) => (
+        <li key={p.page}>
+          <button
+            type="button"
+            className="page-nav-item"
+            data-testid={`nav-${p.page}`}
+            aria-current={page === p.page ? 'page' : undefined}
+            onClick={() => setPage(p.page)}
+          >
+            <span>{p.label}</span>
+            {p.page === 'approvals' && waiting > 0 && (
+              <span className="nav-badge" data-testid="approvals-badge" aria-label={`${waiting} waiting`}>
+                {waiting}
+              </span>
+            )}
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -48,7 +48,7 @@ function attempts(): Record<string, Attempt> {
     move_to: (p) => move.run({ from: inside, to: p }, ctx),
     copy_from: (p) => copy.run({ from: p, to: path.join(fx.reports, 'loot') }, ctx),
     copy_to: (p) => copy.run({ from: inside, to: p }, ctx),
-    move_to_trash: (p) => moveToTrash.run({ path: p }, ctx),
+    trash: (p) => moveToTrash.run({ path: p }, ctx),
     delete_permanently: (p) => deletePermanently.run({ path: p, recursive: true }, ctx),
   };
 }
@@ -194,7 +194,7 @@ describe('the granted folders themselves', () => {
       '.',
       fx.downloads,
     ]) {
-      for (const name of ['move_from', 'move_to_trash', 'delete_permanently', 'write_text_overwrite'] as const) {
+      for (const name of ['move_from', 'trash', 'delete_permanently', 'write_text_overwrite'] as const) {
         await expectRefused(a[name] as Attempt, p, 'INVALID_PATH', /granted folder/).catch((err: Error) => {
           throw new Error(`${name} on ${p}: ${err.message}`);
         });

@@ -11,7 +11,7 @@ export const deletePermanently: ToolDefinition<DeletePermanentlyArgs> = {
   name: 'delete_permanently',
   description:
     'Delete a file or an empty folder for good; it cannot be undone. A folder that is not empty is deleted only ' +
-    'with recursive true. Use move_to_trash instead unless the user asked for permanent deletion.',
+    'with recursive true. Use trash instead unless the user asked for permanent deletion.',
   parameters: objectSchema(
     {
       path: pathParam('The file or folder to delete: a full path, or a path relative to the first granted folder.'),

@@ -46,7 +46,7 @@ describe('FILE_TOOLS', () => {
       'write_text',
       'move',
       'copy',
-      'move_to_trash',
+      'trash',
       'delete_permanently',
     ]);
     const risks = Object.fromEntries(FILE_TOOLS.map((t) => [t.name, t.risk]));
@@ -57,7 +57,7 @@ describe('FILE_TOOLS', () => {
       write_text: 'write',
       move: 'write',
       copy: 'write',
-      move_to_trash: 'write',
+      trash: 'write',
       delete_permanently: 'irreversible',
     });
     for (const tool of FILE_TOOLS as ToolDefinition[]) {
@@ -367,7 +367,7 @@ describe('copy', () => {
   });
 });
 
-describe('move_to_trash', () => {
+describe('trash', () => {
   it('moves into the trash under a unique name, and undo brings it back', async () => {
     writeFileSync(r('twin.txt'), 'one');
     const first = await moveToTrash.run({ path: r('twin.txt') }, fx.ctx);

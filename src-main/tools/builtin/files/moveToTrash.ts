@@ -6,7 +6,7 @@ import { kindOf, lstatOrNull, moveIntoTrash } from './fsHelpers.js';
 export type MoveToTrashArgs = { path: string };
 
 export const moveToTrash: ToolDefinition<MoveToTrashArgs> = {
-  name: 'move_to_trash',
+  name: 'trash',
   description:
     "Remove a file or folder by moving it to Homebody's trash, from where it can be brought back (undo). " +
     'Prefer this to delete_permanently.',

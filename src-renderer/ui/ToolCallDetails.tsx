@@ -1,0 +1,36 @@
+import type { ToolCall } from '../../src-shared/contract/index.js';
+import { riskLabel, taintWarning } from './toolFormat.js';
+
+/** A call's title, risk, summary, the exact values it will use, and the warning about untrusted content. */
+export function ToolCallDetails({ call, titleAs = 'h3' }: { call: ToolCall; titleAs?: 'h2' | 'h3' }) {
+  const Title = titleAs;
+  const warning = taintWarning(call.taint);
+  return (
+    <>
+      <div className="toolcall-head">
+        <Title className="toolcall-title">{call.description.title}</Title>
+        <span className={`risk-badge risk-${call.risk}`} data-testid="risk-badge" data-risk={call.risk}>
+          {riskLabel(call.risk)}
+        </span>
+      </div>
+      {call.description.summary && <p className="toolcall-summary">{call.description.summary}</p>}
+      {call.description.details.length > 0 && (
+        <dl className="toolcall-details">
+          {call.description.details.map((d, i) => (
+            <div className="toolcall-detail" key={`${d.label}-${i}`}>
+              <dt>{d.label}</dt>
+              <dd>
+                <code>{d.value}</code>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {warning && (
+        <p className="taint-warning" role="note" data-testid="taint-warning">
+          {warning}
+        </p>
+      )}
+    </>
+  );
+}
