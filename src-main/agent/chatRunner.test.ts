@@ -214,6 +214,45 @@ describe('ChatRunner with tools', () => {
   });
 });
 
+describe('historyOf with tool calls', () => {
+  it('tells the model what its calls did, including decisions made in the queue since', () => {
+    const base = { taskId: 't', seq: 0, reasoning: '', stats: null, error: null, state: 'complete' as const };
+    const call = {
+      id: 'c',
+      taskId: 't',
+      tool: 'delete_permanently',
+      args: { path: 'tmp.log' },
+      description: { title: 'Delete', summary: 'Delete tmp.log for good', details: [] },
+      risk: 'irreversible' as const,
+      gate: 'queue' as const,
+      state: 'done' as const,
+      decision: 'approve' as const,
+      decidedBy: 'user' as const,
+      reason: null,
+      taint: [],
+      result: { deleted: true },
+      error: null,
+      undo: null,
+      createdAt: 20,
+      decidedAt: 40,
+      startedAt: 40,
+      finishedAt: 41,
+    };
+    const turns = historyOf(
+      [
+        { ...base, id: 'u', role: 'user', text: 'delete tmp.log for good', createdAt: 10 },
+        { ...base, id: 'a', role: 'assistant', text: 'It waits for your approval.', createdAt: 30 },
+      ],
+      [call],
+    );
+    expect(turns).toEqual([
+      { role: 'user', text: 'delete tmp.log for good' },
+      { role: 'assistant', text: '[delete_permanently: Delete tmp.log for good] done: {"deleted":true}' },
+      { role: 'assistant', text: 'It waits for your approval.' },
+    ]);
+  });
+});
+
 describe('titleFrom and historyOf', () => {
   it('titles a task by its first line, shortened', () => {
     expect(titleFrom('  Plan my week\nwith details')).toBe('Plan my week');

@@ -4,6 +4,7 @@ import {
   type Message,
   type MessageState,
   type TaskStatus,
+  type ToolCall,
 } from '../../src-shared/contract/index.js';
 import type { ChatEngine, ChatTurn, GenerateResult, ScriptedCall } from '../llm/engineTypes.js';
 import type { AgentTools } from './agentTools.js';
@@ -90,9 +91,37 @@ export function titleFrom(text: string): string {
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : line;
 }
 
-/** The turns a new reply sees: every user turn, and every assistant turn that produced text. */
-export function historyOf(messages: readonly Message[]): ChatTurn[] {
-  return messages.filter((m) => m.role === 'user' || m.text.length > 0).map((m) => ({ role: m.role, text: m.text }));
+/** One tool call as the model sees it in later turns: what was asked, and what became of it. */
+export function toolCallTurn(call: ToolCall): ChatTurn {
+  const outcome =
+    call.state === 'done'
+      ? `done: ${clip(typeof call.result === 'string' ? call.result : JSON.stringify(call.result))}`
+      : call.state === 'failed'
+        ? `failed: ${call.error ?? ''}`
+        : call.state === 'denied'
+          ? `denied by the user${call.reason ? `: ${call.reason}` : ''}`
+          : call.state === 'pending' && call.gate === 'queue'
+            ? 'waiting in the approval queue'
+            : call.state;
+  return { role: 'assistant', text: `[${call.tool}: ${call.description.summary}] ${outcome}` };
+}
+
+function clip(text: string, max = 400): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * The turns a new reply sees: every user turn, every assistant turn that produced text, and the task's tool
+ * calls with their outcomes (so the model knows what it did, and what the user decided in the queue since).
+ */
+export function historyOf(messages: readonly Message[], calls: readonly ToolCall[] = []): ChatTurn[] {
+  const items: Array<{ at: number; order: number; turn: ChatTurn }> = [];
+  messages.forEach((m, i) => {
+    if (m.role === 'user' || m.text.length > 0)
+      items.push({ at: m.createdAt, order: i, turn: { role: m.role, text: m.text } });
+  });
+  calls.forEach((c, i) => items.push({ at: c.createdAt, order: messages.length + i, turn: toolCallTurn(c) }));
+  return items.sort((a, b) => a.at - b.at || a.order - b.order).map((item) => item.turn);
 }
 
 const OUTCOME: Record<GenerateResult['stopReason'], { message: MessageState; task: TaskStatus }> = {
@@ -153,7 +182,7 @@ export class ChatRunner {
       } else if (!store.tasks.get(id)) {
         throw new HomebodyError('TASK_NOT_FOUND', `There is no task ${id}; it may have been deleted.`);
       }
-      const history = historyOf(store.messages.listForTask(id));
+      const history = historyOf(store.messages.listForTask(id), store.toolCalls.listForTask(id));
       const user = store.messages.insert({ id: this.newId(), taskId: id, role: 'user', text, state: 'complete', now });
       const reply = store.messages.insert({
         id: this.newId(),
