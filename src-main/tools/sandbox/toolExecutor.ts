@@ -145,7 +145,13 @@ export class ToolExecutor implements ToolRunner {
       execArgv: ['--no-warnings', ...execArgv],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: process.env.NODE_ENV ?? 'production' },
+      // A bare environment: no secrets or settings of the app leak into tool code. Inside Electron the binary
+      // must be told to behave as Node.
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: process.env.NODE_ENV ?? 'production',
+        ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
+      },
     });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
