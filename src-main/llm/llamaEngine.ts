@@ -113,6 +113,8 @@ interface ScriptState {
   finished: boolean;
   /** The model went past the length cap inside a function call. */
   overrun: boolean;
+  /** When the first token was about to be sampled (prompt evaluated). */
+  decodeStartedAt?: number;
 }
 
 /**
@@ -266,7 +268,9 @@ export class LlamaEngine implements ChatEngine {
         }
         const ended = performance.now();
         const used = sequence.tokenMeter.diff(meterBefore);
-        const decodeSeconds = firstChunkAt === undefined ? 0 : (ended - firstChunkAt) / 1000;
+        // Decode speed over every generated token (tool calls included), from the end of prompt evaluation.
+        const decodeStart = script.decodeStartedAt ?? firstChunkAt;
+        const decodeSeconds = decodeStart === undefined ? 0 : (ended - decodeStart) / 1000;
         return {
           text,
           reasoning,
@@ -278,7 +282,7 @@ export class LlamaEngine implements ChatEngine {
             completionTokens: used.usedOutputTokens,
             ttftMs: firstChunkAt === undefined ? null : firstChunkAt - started,
             tokensPerSecond:
-              used.usedOutputTokens > 1 && decodeSeconds > 0 ? (used.usedOutputTokens - 1) / decodeSeconds : null,
+              used.usedOutputTokens > 0 && decodeSeconds > 0 ? used.usedOutputTokens / decodeSeconds : null,
           },
         };
       } finally {
@@ -329,6 +333,8 @@ export class LlamaEngine implements ChatEngine {
     const cap = options.maxTokens * 2 + 256;
     let generated = 0;
     extra.tokenBias = () => {
+      // Called just before each token is sampled: the first call marks the end of prompt evaluation.
+      script.decodeStartedAt ??= performance.now();
       if (++generated > cap) {
         script.overrun = true;
         controller.abort();
