@@ -113,7 +113,7 @@ interface ScriptState {
   finished: boolean;
   /** The model went past the length cap inside a function call. */
   overrun: boolean;
-  /** When the first token was about to be sampled (prompt evaluated). */
+  /** When the first generated text (reply or call) arrived: the end of prompt evaluation, near enough. */
   decodeStartedAt?: number;
 }
 
@@ -245,6 +245,7 @@ export class LlamaEngine implements ChatEngine {
             stopOnAbortSignal: true,
             onResponseChunk: (chunk) => {
               firstChunkAt ??= performance.now();
+              script.decodeStartedAt ??= firstChunkAt;
               if (chunk.type === undefined) {
                 text += chunk.text;
                 options.onText(chunk.text);
@@ -312,6 +313,7 @@ export class LlamaEngine implements ChatEngine {
             // Schemas come normalized to the subset node-llama-cpp's grammar supports (tools/schema).
             params: tool.parameters as GbnfJsonSchema,
             handler: async (params: unknown) => {
+              script.decodeStartedAt ??= performance.now();
               script.handled++;
               script.params = '';
               script.inFlight++;
@@ -325,25 +327,21 @@ export class LlamaEngine implements ChatEngine {
         ]),
       );
     }
-    const scripted = options.scriptedCalls
-      ? scriptedCallsBias(loaded, options.scriptedCalls, script, () => controller.abort())
-      : undefined;
-    // Called once per generated token, function calls included (which maxTokens does not count): a model stuck
-    // inside a call that it never closes is stopped here.
-    const cap = options.maxTokens * 2 + 256;
-    let generated = 0;
-    extra.tokenBias = () => {
-      // Called just before each token is sampled: the first call marks the end of prompt evaluation.
-      script.decodeStartedAt ??= performance.now();
-      if (++generated > cap) {
-        script.overrun = true;
-        controller.abort();
-      }
-      return scripted?.() ?? new TokenBias(loaded.model.tokenizer);
-    };
     if (options.scriptedCalls) {
+      extra.tokenBias = scriptedCallsBias(loaded, options.scriptedCalls, script, () => controller.abort());
+    }
+    if (options.tools?.length) {
+      // maxTokens does not count what the model writes inside a function call: a model stuck in a call it never
+      // closes is stopped here, by the length of what it wrote there.
+      const cap = options.maxTokens * 2 + 256;
+      let chunks = 0;
       extra.onFunctionCallParamsChunk = (chunk) => {
+        script.decodeStartedAt ??= performance.now();
         script.params += chunk.paramsChunk;
+        if (++chunks > cap) {
+          script.overrun = true;
+          controller.abort();
+        }
       };
     }
     return extra;
