@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import type { ToolCall } from '../../src-shared/contract/index.js';
-import { HOST_OPTIONS, UsageError, dataDirFrom, usageErrors } from './args.js';
+import { UsageError, dataDirFrom, parseSubcommand } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
 import { toCallJson } from './toolsCommand.js';
 
@@ -14,18 +13,10 @@ function line(call: ToolCall): string {
 
 export async function approvalsCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const { values, positionals } = usageErrors(() =>
-    parseArgs({
-      args: rest,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'data-dir': HOST_OPTIONS['data-dir'],
-        reason: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    }),
-  );
+  const { values, positionals } = parseSubcommand(rest, {
+    reason: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
   return withCliHost(dataDirFrom(values), async (host) => {
     if (sub === 'list') {
       const queue = host.tools.queue();

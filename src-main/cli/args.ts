@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import type { CreateHostOptions } from '../host/createHost.js';
 import { defaultDataDir } from '../util/dataDir.js';
@@ -56,4 +57,28 @@ export function replyOverrides(values: HostOptionValues): NonNullable<CreateHost
     ...(maxTokens === undefined ? {} : { maxTokens }),
     ...(temperature === undefined ? {} : { temperature }),
   };
+}
+
+type SubcommandOptions = NonNullable<ParseArgsConfig['options']>;
+const SUBCOMMAND_BASE = { 'data-dir': HOST_OPTIONS['data-dir'] } as const;
+type SubcommandConfig<T extends SubcommandOptions> = {
+  args: string[];
+  options: T & typeof SUBCOMMAND_BASE;
+  allowPositionals: true;
+  strict: true;
+};
+
+/** The arguments after a subcommand (`tools call`, `policy grant`): --data-dir always, plus the command's own. */
+export function parseSubcommand<const T extends SubcommandOptions>(
+  args: string[],
+  options: T,
+): ReturnType<typeof parseArgs<SubcommandConfig<T>>> {
+  return usageErrors(() =>
+    parseArgs<SubcommandConfig<T>>({
+      args,
+      options: { ...SUBCOMMAND_BASE, ...options },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
 }

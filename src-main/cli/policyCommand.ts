@@ -1,8 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { HomebodyError, PolicyModeSchema } from '../../src-shared/contract/index.js';
 import { checkMode, grantFolder, revokeFolder } from '../permissions/policy.js';
-import { HOST_OPTIONS, UsageError, dataDirFrom, usageErrors } from './args.js';
+import { UsageError, dataDirFrom, parseSubcommand } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
 
 export const POLICY_USAGE = `homebody policy show|grant DIR [--untrusted]|revoke DIR|set TOOL MODE|export [--out FILE]|import FILE [--data-dir DIR]
@@ -10,18 +9,10 @@ export const POLICY_USAGE = `homebody policy show|grant DIR [--untrusted]|revoke
 
 export async function policyCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const { values, positionals } = usageErrors(() =>
-    parseArgs({
-      args: rest,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'data-dir': HOST_OPTIONS['data-dir'],
-        untrusted: { type: 'boolean', default: false },
-        out: { type: 'string' },
-      },
-    }),
-  );
+  const { values, positionals } = parseSubcommand(rest, {
+    untrusted: { type: 'boolean', default: false },
+    out: { type: 'string' },
+  });
   return withCliHost(dataDirFrom(values), async (host) => {
     const policy = host.policy();
     switch (sub) {

@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import type { ProposalResult } from '../agent/toolActions.js';
-import { HOST_OPTIONS, UsageError, dataDirFrom, usageErrors } from './args.js';
+import { UsageError, dataDirFrom, parseSubcommand } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
 
 export const TOOLS_USAGE = `homebody tools list [--json]
@@ -48,18 +47,10 @@ function printHuman(json: ToolCallJson): void {
 
 export async function toolsCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const { values, positionals } = usageErrors(() =>
-    parseArgs({
-      args: rest,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'data-dir': HOST_OPTIONS['data-dir'],
-        task: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    }),
-  );
+  const { values, positionals } = parseSubcommand(rest, {
+    task: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
   const dataDir = dataDirFrom(values);
   if (sub === 'list') {
     return withCliHost(dataDir, async (host) => {

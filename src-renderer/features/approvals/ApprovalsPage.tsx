@@ -6,6 +6,7 @@ import { ToolCallDetails } from '../../ui/ToolCallDetails.js';
 import { parseArgsJson } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { selectQueue, selectTasks } from '../../store/selectors.js';
+import { DenyReasonField } from '../../ui/DenyReasonField.js';
 
 /** Calls that wait for the user's approval, one by one or several at once. */
 export function ApprovalsPage() {
@@ -197,22 +198,14 @@ const ApprovalItem = memo(function ApprovalItem({
                 )}
               </div>
               {mode === 'idle' && (
-                <label className="field field-inline">
-                  <span>Reason if you deny (optional; Homebody sees it)</span>
-                  <input
-                    type="text"
-                    data-testid="approval-deny-reason"
-                    value={reason}
-                    maxLength={2000}
-                    onChange={(e) => setReason(e.target.value)}
-                    onKeyDown={(e) => {
-                      if (e.key === 'Enter') {
-                        e.preventDefault();
-                        void deny();
-                      }
-                    }}
-                  />
-                </label>
+                <DenyReasonField
+                  className="field field-inline"
+                  label="Reason if you deny (optional; Homebody sees it)"
+                  testId="approval-deny-reason"
+                  value={reason}
+                  onChange={setReason}
+                  onDeny={() => void deny()}
+                />
               )}
               {mode === 'edit' && (
                 <label className="field">

@@ -5,6 +5,7 @@ import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { ToolCallDetails } from '../../ui/ToolCallDetails.js';
 import { decidedByLabel, isPrompt, summarizeResult, toolCallStateLabel } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
+import { DenyReasonField } from '../../ui/DenyReasonField.js';
 
 /** One tool call in the chat timeline; a pending prompt-gated call is a permission prompt. */
 export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCall }) {
@@ -145,22 +146,14 @@ function PermissionPrompt({ call, onError }: { call: ToolCall; onError: (error: 
           Deny
         </Button>
       </div>
-      <label className="permission-reason">
-        <span>Reason for denying (optional; Homebody sees it)</span>
-        <input
-          type="text"
-          data-testid="prompt-deny-reason"
-          value={reason}
-          maxLength={2000}
-          onChange={(e) => setReason(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              e.preventDefault();
-              void answer('deny');
-            }
-          }}
-        />
-      </label>
+      <DenyReasonField
+        className="permission-reason"
+        label="Reason for denying (optional; Homebody sees it)"
+        testId="prompt-deny-reason"
+        value={reason}
+        onChange={setReason}
+        onDeny={() => void answer('deny')}
+      />
     </div>
   );
 }
