@@ -10,6 +10,7 @@ import {
   type ApiRequest,
   type ApiResponse,
   type ApiResult,
+  type AppError,
   type HostEvent,
   type Policy,
   type ToolCall,
@@ -25,12 +26,15 @@ import { ToolExecutor } from '../tools/sandbox/toolExecutor.js';
 import { defaultEngineConfig, type EngineConfig } from '../llm/engineConfig.js';
 import type { ChatEngine } from '../llm/engineTypes.js';
 import { LlamaEngine } from '../llm/llamaEngine.js';
-import { openStore, type Store } from '../store/store.js';
+import { storageFailure } from '../store/db.js';
+import { openStoreMovingDamagedAside, type Store } from '../store/store.js';
+import { HistoryService } from '../history/historyService.js';
 import { appRoot, appVersion } from '../util/appPaths.js';
 import { loadCatalog } from './catalog.js';
 import type { Host, HostOptions } from './hostTypes.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
+const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 const POLICY_KEY = 'policy';
 
 type Handlers = { [M in ApiMethod]: (request: z.output<(typeof apiSchemas)[M]['request']>) => Promise<ApiResponse<M>> };
@@ -41,6 +45,9 @@ export interface HostInternals extends Host {
   readonly chat: ChatRunner;
   readonly tools: ToolActions;
   readonly registry: ToolRegistry;
+  readonly history: HistoryService;
+  /** What the user must be told about this start (a damaged database moved aside). */
+  readonly notices: readonly AppError[];
   policy(): Policy;
   /** Validates and stores a policy (an import, or an edit). */
   setPolicy(raw: unknown): Policy;
@@ -80,7 +87,7 @@ function describeIssues(error: z.ZodError): string {
  */
 export async function createHost(options: CreateHostOptions): Promise<HostInternals> {
   mkdirSync(options.dataDir, { recursive: true });
-  const store = openStore(
+  const { store, notices } = openStoreMovingDamagedAside(
     options.dataDir,
     options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {},
   );
@@ -132,6 +139,15 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   };
   const reply = { ...defaultReplyOptions(), ...options.reply };
   const version = options.version ?? appVersion();
+  const history = new HistoryService({
+    store,
+    emit,
+    appVersion: version,
+    isRunning: (taskId) => chat.isRunning(taskId),
+    stopTask: async (taskId) => {
+      await chat.stop(taskId);
+    },
+  });
 
   engine.onStateChange((state) => {
     emit({ type: 'model.state', state });
@@ -171,6 +187,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       version,
       shell: options.shell === 'electron' ? 'electron' : 'browser',
       dataDir: options.dataDir,
+      notices: [...notices],
     }),
     'model.state': async () => engine.state,
     'model.open': async ({ path }) => {
@@ -198,6 +215,15 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       if (!task) throw new HomebodyError('TASK_NOT_FOUND', `There is no task ${taskId}; it may have been deleted.`);
       return { task, messages: store.messages.listForTask(taskId), toolCalls: store.toolCalls.listForTask(taskId) };
     },
+    'history.list': async ({ after, limit, ...filter }) => history.list(filter, after, limit),
+    'history.search': async ({ query, filter, limit }) => ({ hits: history.search(query, filter, limit) }),
+    'history.tools': async () => ({ tools: history.toolNames() }),
+    'history.export': async ({ taskIds, format }) => history.export(taskIds, format),
+    'history.import': async ({ content }) => history.import(content),
+    'history.delete': async ({ taskIds }) => ({ deleted: await history.delete(taskIds) }),
+    'history.deleteAll': async () => ({ deleted: await history.deleteAll() }),
+    'history.retention': async () => history.retention(),
+    'history.setRetention': async ({ days }) => history.setRetention(days),
   };
 
   async function invoke<M extends ApiMethod>(method: M, raw: unknown): Promise<ApiResponse<M>> {
@@ -220,6 +246,11 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       return { ok: true, value: await invoke(method, request) };
     } catch (error) {
       if (error instanceof HomebodyError) return { ok: false, error: error.toJSON() };
+      const storage = storageFailure(error);
+      if (storage) {
+        console.error(`[host] ${method} could not write the database:`, (error as Error).message);
+        return { ok: false, error: storage.toJSON() };
+      }
       console.error(`[host] ${method} failed:`, error);
       return { ok: false, error: { code: 'INTERNAL', message: `${method} failed: ${(error as Error).message}` } };
     }
@@ -232,6 +263,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     chat,
     tools,
     registry,
+    history,
+    notices,
     policy: () => policy,
     setPolicy,
     invoke,
@@ -243,12 +276,20 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     async dispose() {
       if (disposed) return;
       disposed = true;
+      clearInterval(retentionTimer);
       await chat.stopAll();
       await executor.dispose();
       await engine.dispose();
       store.close();
     },
   };
+
+  // The retention period is applied at start and then hourly, so old tasks go even in an app left open.
+  const applyRetention = () =>
+    history.applyRetention().catch((error: unknown) => console.error('[host] retention failed:', error));
+  void applyRetention();
+  const retentionTimer = setInterval(() => void applyRetention(), RETENTION_INTERVAL_MS);
+  retentionTimer.unref();
 
   if (options.loadModelOnStart ?? true) {
     const last = store.settings.get(LAST_MODEL_KEY);

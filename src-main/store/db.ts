@@ -15,12 +15,43 @@ export interface OpenDatabaseOptions {
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
+/** The file is not a usable SQLite database; it was left exactly as it was found. */
+export class DamagedDatabaseError extends HomebodyError {
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+    cause?: unknown,
+  ) {
+    super(
+      'STORE_ERROR',
+      `The history database ${path} is damaged (${detail}). Homebody left it untouched: move it aside or restore a backup, then start again.`,
+      { cause },
+    );
+  }
+}
+
 function damaged(path: string, detail: string, cause?: unknown): HomebodyError {
-  return new HomebodyError(
-    'STORE_ERROR',
-    `The history database ${path} is damaged (${detail}). Homebody left it untouched: move it aside or restore a backup, then start again.`,
-    { cause },
-  );
+  return new DamagedDatabaseError(path, detail, cause);
+}
+
+const SQLITE_DAMAGE = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB']);
+
+/**
+ * What a failed database write means for the user. A full disk (or the database's own size cap) fails
+ * the one statement or transaction that hit it: everything committed before is kept.
+ */
+export function storageFailure(error: unknown): HomebodyError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
+  if (code === 'SQLITE_FULL') {
+    return new HomebodyError(
+      'STORAGE_FULL',
+      'The disk is full, so Homebody could not save this. Everything saved before is kept: free some space and try again.',
+      { cause: error },
+    );
+  }
+  const detail = error instanceof Error ? error.message : code;
+  return new HomebodyError('STORE_ERROR', `The history database could not be written (${detail}).`, { cause: error });
 }
 
 /** Refuses a file that is not SQLite before the driver touches it, so a damaged file is never rewritten. */
@@ -44,7 +75,12 @@ function readOnlyChecks(db: Db, path: string, latest: number): number {
     version = Number(db.pragma('user_version', { simple: true }));
   } catch (error) {
     if (error instanceof HomebodyError) throw error;
-    throw damaged(path, error instanceof Error ? error.message : String(error), error);
+    const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && !SQLITE_DAMAGE.has(code)) {
+      throw new HomebodyError('STORE_ERROR', `Cannot read the history database ${path}: ${message}`, { cause: error });
+    }
+    throw damaged(path, message, error);
   }
   if (version > latest) {
     throw new HomebodyError(
@@ -94,6 +130,8 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    // Deleted rows are overwritten with zeros, so a deleted message does not linger in free pages.
+    db.pragma('secure_delete = ON');
     migrate(db, migrations, version);
     return db;
   } catch (error) {

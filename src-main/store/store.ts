@@ -1,5 +1,8 @@
 import { join } from 'node:path';
-import { openDatabase, type Db, type OpenDatabaseOptions } from './db.js';
+import type { AppError } from '../../src-shared/contract/index.js';
+import { DamagedDatabaseError, openDatabase, type Db, type OpenDatabaseOptions } from './db.js';
+import { moveDamagedAside } from './moveAside.js';
+import { createHistoryRepo, type HistoryRepo } from './repos/historyRepo.js';
 import { createAuditRepo, type AuditRepo } from './repos/auditRepo.js';
 import { createMessagesRepo, type MessagesRepo } from './repos/messagesRepo.js';
 import { createSettingsRepo, type SettingsRepo } from './repos/settingsRepo.js';
@@ -17,8 +20,16 @@ export interface Store {
   readonly toolCalls: ToolCallsRepo;
   readonly audit: AuditRepo;
   readonly taskSafety: TaskSafetyRepo;
+  readonly history: HistoryRepo;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
+  /**
+   * Copies the WAL into the database and truncates it to zero bytes: after a deletion, the deleted rows'
+   * old pages are then gone from the WAL file too (secure_delete has zeroed them in the database).
+   */
+  checkpoint(): void;
+  /** SQLite's full integrity check plus the search index's own; 'ok' or the problems found. */
+  integrityCheck(): string;
   close(): void;
 }
 
@@ -33,9 +44,51 @@ export function openStore(dataDir: string | ':memory:', options: OpenDatabaseOpt
     toolCalls: createToolCallsRepo(db),
     audit: createAuditRepo(db),
     taskSafety: createTaskSafetyRepo(db),
+    history: createHistoryRepo(db),
     transaction: (fn) => db.transaction(fn)(),
+    checkpoint: () => {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    },
+    integrityCheck: () => {
+      const problems = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map(
+        (r) => r.integrity_check,
+      );
+      if (problems.join() !== 'ok') return problems.join('\n');
+      try {
+        db.exec(`INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)`);
+      } catch (error) {
+        return `search index: ${(error as Error).message}`;
+      }
+      return 'ok';
+    },
     close: () => {
       if (db.open) db.close();
     },
   };
+}
+
+/**
+ * Opens the store for the app: a damaged database is moved aside (never overwritten) and a new, empty one
+ * is started, with a notice that tells the user where the old file went. Any other failure (a newer schema,
+ * a file that cannot be read) is refused as openStore refuses it.
+ */
+export function openStoreMovingDamagedAside(
+  dataDir: string,
+  options: OpenDatabaseOptions = {},
+): { store: Store; notices: AppError[] } {
+  try {
+    return { store: openStore(dataDir, options), notices: [] };
+  } catch (error) {
+    if (!(error instanceof DamagedDatabaseError) || dataDir === ':memory:') throw error;
+    const movedTo = moveDamagedAside(error.path);
+    return {
+      store: openStore(dataDir, options),
+      notices: [
+        {
+          code: 'STORE_ERROR',
+          message: `The history database was damaged (${error.detail}), so Homebody moved it to ${movedTo} and started a new, empty history. The old file was not changed: keep it to recover from, or delete it.`,
+        },
+      ],
+    };
+  }
 }

@@ -23,8 +23,13 @@ export function connectHost(
         case 'message.created':
         case 'message.finished':
         case 'toolcall.updated':
+        case 'tasks.deleted':
           buffer.flush();
           store.getState().applyEvent(event);
+          return;
+        case 'tasks.imported':
+          buffer.flush();
+          void store.getState().loadTasks();
           return;
         default:
           return event satisfies never;

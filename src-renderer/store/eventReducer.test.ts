@@ -218,7 +218,7 @@ describe('connectHost + store', () => {
     const store = createAppStore({
       storage,
       api: fakeApi({
-        'app.info': async () => ({ name: 'Homebody', version: '0.1.0', shell: 'browser', dataDir: '/d' }),
+        'app.info': async () => ({ name: 'Homebody', version: '0.1.0', shell: 'browser', dataDir: '/d', notices: [] }),
         'model.state': async () => ({ status: 'none' }),
         'model.catalog': async () => [],
         'tasks.list': async () => ({ tasks: [makeTask({ id: 't9' })] }),

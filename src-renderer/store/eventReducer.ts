@@ -127,6 +127,20 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
       }
       return changes;
     }
+    case 'tasks.deleted': {
+      const gone = (taskId: string | null) => event.all || (taskId !== null && event.taskIds.includes(taskId));
+      const changes: Partial<AppData> = {
+        tasks: state.tasks.filter((t) => !gone(t.id)),
+        queue: state.queue.filter((c) => !gone(c.taskId)),
+      };
+      if (gone(state.openTaskId)) {
+        Object.assign(changes, { openTaskId: null, openTaskSummary: null, messages: [], toolCalls: [] });
+      }
+      return changes;
+    }
+    case 'tasks.imported':
+      // The new tasks are fetched by the caller (connectHost): an event cannot carry thousands of them.
+      return {};
     default:
       return event satisfies never;
   }

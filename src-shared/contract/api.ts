@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TaskDetailSchema, TaskSummarySchema } from './chat.js';
 import { AppErrorSchema } from './errors.js';
+import { historyApiSchemas } from './history.js';
 import { CatalogEntrySchema, ModelStateSchema } from './model.js';
 import {
   AuditEventSchema,
@@ -20,6 +21,8 @@ export const AppInfoSchema = z.object({
   /** electron: the desktop shell; browser: `homebody serve`. */
   shell: z.enum(['electron', 'browser']),
   dataDir: z.string(),
+  /** Things the user must know from this start, e.g. a damaged history database that was moved aside. */
+  notices: z.array(AppErrorSchema),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 
@@ -94,6 +97,7 @@ export const apiSchemas = {
       .strict(),
     response: z.object({ events: z.array(AuditEventSchema) }),
   },
+  ...historyApiSchemas,
 } as const;
 
 export type ApiSchemas = typeof apiSchemas;

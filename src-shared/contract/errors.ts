@@ -15,6 +15,7 @@ export const ErrorCodeSchema = z.enum([
   'INVALID_REQUEST',
   'UNKNOWN_METHOD',
   'STORE_ERROR',
+  'STORAGE_FULL',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

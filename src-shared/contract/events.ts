@@ -21,6 +21,10 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message.finished'), message: MessageSchema }),
   /** A tool call was proposed, decided, started, finished or undone. */
   z.object({ type: z.literal('toolcall.updated'), call: ToolCallSchema }),
+  /** Tasks were deleted (by the user, or by the retention period); `all` when the whole history went. */
+  z.object({ type: z.literal('tasks.deleted'), taskIds: z.array(z.string()), all: z.boolean() }),
+  /** Tasks were added by an import. */
+  z.object({ type: z.literal('tasks.imported'), count: z.number().int().nonnegative() }),
 ]);
 export type HostEvent = z.infer<typeof HostEventSchema>;
 export type HostEventType = HostEvent['type'];
