@@ -133,6 +133,19 @@ describe('browser mode server', () => {
     expect((await api(server.token, {}, 'x'.repeat(2 << 20))).status).toBe(413);
   });
 
+  it('lets a history import carry a whole backup, and only that method', async () => {
+    const body = JSON.stringify({ content: 'x'.repeat(3 << 20) });
+    const post = (method: string) =>
+      raw(server.port, `/api/${method}`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'x-homebody-token': server.token },
+      });
+    expect((await post('history.import')).status).toBe(200);
+    expect(fake.calls.at(-1)?.[0]).toBe('history.import');
+    expect((await post('policy.set')).status).toBe(413);
+  });
+
   it('keeps static files inside the renderer folder', async () => {
     const cookie = `homebody_token_${server.port}=${server.token}`;
     for (const path of ['/..%2f..%2fetc%2fpasswd', '/assets/..%2f..%2f..%2fetc/passwd', '/%00']) {

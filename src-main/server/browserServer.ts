@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { API_PATH_PREFIX, EVENTS_PATH, TOKEN_QUERY } from '../../src-shared/contract/index.js';
+import { API_PATH_PREFIX, EVENTS_PATH, TOKEN_QUERY, maxRequestBytes } from '../../src-shared/contract/index.js';
 import type { Host } from '../host/hostTypes.js';
 import { cookieName, hostAllowed, originAllowed, presentedTokens, tokenMatches } from './requestGuard.js';
 import { contentTypeFor, readRendererFile, resolveRendererFile } from '../util/rendererFiles.js';
@@ -27,7 +27,6 @@ export interface BrowserServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 1 << 20;
 export const TOKEN_META_PLACEHOLDER = '<meta name="homebody-token" content="">';
 
 function contentSecurityPolicy(port: number): string {
@@ -59,17 +58,17 @@ function send(res: ServerResponse, status: number, body: string, type = 'text/pl
   res.end(body);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       // Past the limit the rest is read and dropped, so the client still gets its 413.
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      if (size <= maxBytes) chunks.push(chunk);
     });
     req.on('end', () =>
-      size > MAX_BODY_BYTES ? reject(new Error('too large')) : resolve(Buffer.concat(chunks).toString('utf8')),
+      size > maxBytes ? reject(new Error('too large')) : resolve(Buffer.concat(chunks).toString('utf8')),
     );
     req.on('error', reject);
   });
@@ -125,9 +124,10 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
         return refuseApi(res, 415, 'INVALID_REQUEST', 'API calls send application/json.');
       }
+      const method = url.pathname.slice(API_PATH_PREFIX.length);
       let request: unknown;
       try {
-        const body = await readBody(req);
+        const body = await readBody(req, maxRequestBytes(method));
         request = body.length ? JSON.parse(body) : {};
       } catch (error) {
         const tooLarge = error instanceof Error && error.message === 'too large';
@@ -140,7 +140,6 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
         };
         return send(res, tooLarge ? 413 : 400, JSON.stringify(result), 'application/json');
       }
-      const method = url.pathname.slice(API_PATH_PREFIX.length);
       const result = await options.host.call(method, request);
       return send(res, 200, JSON.stringify(result), 'application/json');
     }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MessageSchema, TaskStatusSchema, TaskSummarySchema } from './chat.js';
 import { AuditEventSchema, ToolCallSchema } from './tools.js';
+import { MAX_IMPORT_BYTES } from './transport.js';
 
 const Id = z.string().min(1).max(64);
 
@@ -132,7 +133,10 @@ export const historyApiSchemas = {
     }),
   },
   /** Imports a JSON export; tasks already present are skipped. */
-  'history.import': { request: z.object({ content: z.string().min(1) }).strict(), response: ImportReportSchema },
+  'history.import': {
+    request: z.object({ content: z.string().min(1).max(MAX_IMPORT_BYTES) }).strict(),
+    response: ImportReportSchema,
+  },
   /** Deletes tasks for real: their messages, tool calls, audit events and search index entries. */
   'history.delete': {
     request: z.object({ taskIds: HistoryIdsSchema }).strict(),

@@ -11,6 +11,13 @@ export const TOKEN_QUERY = 'token';
 export const API_PATH_PREFIX = '/api/';
 export const EVENTS_PATH = '/events';
 
+/** The most bytes one API request may carry; a history import (a whole backup) may carry more. */
+export const MAX_REQUEST_BYTES = 1 << 20;
+export const MAX_IMPORT_BYTES = 512 << 20;
+export function maxRequestBytes(method: string): number {
+  return method === 'history.import' ? MAX_IMPORT_BYTES : MAX_REQUEST_BYTES;
+}
+
 /** The shape the preload exposes as window.homebody. */
 export interface HomebodyBridge {
   invoke(method: string, request: unknown): Promise<unknown>;
