@@ -20,9 +20,9 @@ const OWNED = {
   'node-llama-cpp': ['llm'],
   electron: ['app', 'ipc', 'preload'],
   ws: ['server'],
-  // Only the sandbox starts processes (tools/sandbox); tests may start the CLI.
-  'node:child_process': ['tools'],
-  child_process: ['tools'],
+  // Only the sandbox starts processes (tools/sandbox); tests, and the test helpers in testing/, may start the CLI.
+  'node:child_process': ['tools', 'testing'],
+  child_process: ['tools', 'testing'],
 };
 
 /** Folders of src-main below which a folder must not reach back up: lower layers never import higher ones. */
@@ -40,6 +40,7 @@ const HIGHER = {
 const MAIN_FOLDERS = [
   'agent',
   'app',
+  'bench',
   'cli',
   'history',
   'host',

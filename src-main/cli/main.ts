@@ -1,6 +1,7 @@
 import { HomebodyError } from '../../src-shared/contract/index.js';
 import { UsageError } from './args.js';
 import { APPROVALS_USAGE, approvalsCommand } from './approvalsCommand.js';
+import { HISTORY_USAGE, historyCommand } from './historyCommand.js';
 import { MAKE_MODEL_USAGE, makeModelCommand } from './makeModelCommand.js';
 import { POLICY_USAGE, policyCommand } from './policyCommand.js';
 import { RUN_USAGE, runCommand } from './runCommand.js';
@@ -22,6 +23,8 @@ Usage:
 
   ${POLICY_USAGE.replaceAll('\n', '\n  ')}
 
+  ${HISTORY_USAGE.replaceAll('\n', '\n  ')}
+
 --data-dir (or HOMEBODY_DATA_DIR) sets the data folder for every command.`;
 
 const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
@@ -31,6 +34,7 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   tools: toolsCommand,
   approvals: approvalsCommand,
   policy: policyCommand,
+  history: historyCommand,
 };
 
 /** The headless Homebody: the same Host as the app, without a window. */

@@ -41,6 +41,7 @@ export async function runCommand(args: string[]): Promise<number> {
     loadModelOnStart: false,
     reply: replyOverrides(values),
   });
+  for (const notice of host.notices) console.error(`homebody: ${notice.message}`);
   let reported = -1;
   const offProgress = host.subscribe((event) => {
     if (event.type !== 'model.state' || event.state.status !== 'loading' || !process.stderr.isTTY) return;

@@ -55,6 +55,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...(scripts ? { scripts } : {}),
     ...(values.model ? { modelPath: resolve(values.model) } : {}),
   });
+  for (const notice of host.notices) console.error(`homebody: ${notice.message}`);
   let server;
   try {
     server = await startBrowserServer({ host, rendererDir: renderer, port });

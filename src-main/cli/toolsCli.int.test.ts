@@ -1,29 +1,12 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/store.js';
+import { runCli } from '../testing/cliProcess.js';
 import type { ToolCallJson } from './toolsCommand.js';
 
-const exec = promisify(execFile);
-const repo = resolve(import.meta.dirname, '..', '..');
-
-/** The real CLI in its own process, as a script would run it. */
-async function homebody(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(
-      join(repo, 'node_modules', '.bin', 'tsx'),
-      ['src-main/cli/main.ts', ...args, '--data-dir', dataDir],
-      { cwd: repo },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const homebody = runCli;
 
 async function call(dataDir: string, tool: string, args: unknown): Promise<ToolCallJson & { code: number }> {
   const out = await homebody(dataDir, 'tools', 'call', tool, JSON.stringify(args), '--json');

@@ -79,13 +79,9 @@ export function prepareForImport(exported: ExportedTask): ExportedTask {
     .map((m, seq) => ({ ...m, taskId, seq, state: m.state === 'streaming' ? 'interrupted' : m.state }));
   const toolCalls: ToolCall[] = exported.toolCalls.map((c) =>
     UNFINISHED.has(c.state)
-      ? {
-          ...c,
-          taskId,
-          state: 'expired',
-          undo: null,
-          error: c.error ?? 'Imported from a history export before it finished; it was not run here.',
-        }
+      ? // Only the state changes: the searchable text (arguments, result, error) stays as exported, so an
+        // import finds exactly what the original found.
+        { ...c, taskId, state: 'expired', undo: null }
       : { ...c, taskId, undo: c.undo === 'available' ? null : c.undo },
   );
   return {

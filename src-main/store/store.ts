@@ -30,6 +30,12 @@ export interface Store {
   checkpoint(): void;
   /** SQLite's full integrity check plus the search index's own; 'ok' or the problems found. */
   integrityCheck(): string;
+  /**
+   * Tests only: makes this connection's writes fail as on a full disk (SQLITE_FULL) once they need one more
+   * page, or lifts that again. A test cannot fill a real disk safely, and the cap (max_page_count) is
+   * per connection, so it must be set on the store's own.
+   */
+  simulateFullDiskForTests(full: boolean): void;
   close(): void;
 }
 
@@ -60,6 +66,15 @@ export function openStore(dataDir: string | ':memory:', options: OpenDatabaseOpt
         return `search index: ${(error as Error).message}`;
       }
       return 'ok';
+    },
+    simulateFullDiskForTests: (full) => {
+      if (!full) {
+        db.pragma('max_page_count = 4294967294');
+        return;
+      }
+      // Free pages would still take writes: VACUUM drops them, then the cap is the size that is left.
+      db.exec('VACUUM');
+      db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true }))}`);
     },
     close: () => {
       if (db.open) db.close();

@@ -38,6 +38,7 @@ describe('import rules', () => {
     ['src-renderer/features/x.ts', "import { apiSchemas } from '../../src-shared/contract/index.js';"],
     ['src-main/tools/sandbox/x.ts', "import { fork } from 'node:child_process';"],
     ['src-main/cli/x.test.ts', "import { execFile } from 'node:child_process';"],
+    ['src-main/testing/x.ts', "import { execFile } from 'node:child_process';"],
   ])('allows in %s: %s', async (file, code) => {
     expect(await restrictedImports(file, `${code}\nexport {};\n`)).toEqual([]);
   });
