@@ -11,7 +11,12 @@ export function AppStoreProvider({ store, children }: { store: AppStore; childre
 
 /** Reads the app store through a selector; use useShallow when selecting several fields. */
 export function useAppStore<T>(selector: (state: AppState) => T): T {
+  return useStore(useAppStoreApi(), selector);
+}
+
+/** The store itself, to read its state once (in an effect or a handler) without subscribing to it. */
+export function useAppStoreApi(): AppStore {
   const store = useContext(AppStoreContext);
   if (!store) throw new Error('useAppStore needs an AppStoreProvider above it.');
-  return useStore(store, selector);
+  return store;
 }

@@ -27,10 +27,13 @@ export function connectHost(
           buffer.flush();
           store.getState().applyEvent(event);
           return;
-        case 'tasks.imported':
+        case 'tasks.imported': {
           buffer.flush();
-          void store.getState().loadTasks();
+          const state = store.getState();
+          void state.loadTasks();
+          if (state.historyLoaded) void state.loadHistory();
           return;
+        }
         default:
           return event satisfies never;
       }

@@ -3,8 +3,10 @@ import { toAppError } from '../bridge/apiError.js';
 import { createApprovalsSlice } from './approvalsSlice.js';
 import { createAuditSlice } from './auditSlice.js';
 import { createChatSlice } from './chatSlice.js';
+import { createHistorySlice } from './historySlice.js';
 import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
 import { createModelSlice } from './modelSlice.js';
+import { createSearchSlice } from './searchSlice.js';
 import { createSettingsSlice } from './settingsSlice.js';
 import { createTasksSlice, TASK_LIST_LIMIT } from './tasksSlice.js';
 import { OPEN_TASK_KEY, type AppState, type StoreDeps } from './types.js';
@@ -22,6 +24,8 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createApprovalsSlice(deps)(set, get, store),
     ...createSettingsSlice(deps)(set, get, store),
     ...createAuditSlice(deps)(set, get, store),
+    ...createHistorySlice(deps)(set, get, store),
+    ...createSearchSlice(deps)(set, get, store),
 
     async init() {
       const { api } = deps;
@@ -33,7 +37,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
         api['tasks.list']({ limit: TASK_LIST_LIMIT }),
       ]);
       await approvals;
-      if (info.status === 'fulfilled') set({ appInfo: info.value });
+      if (info.status === 'fulfilled') set({ appInfo: info.value, notices: info.value.notices });
       if (modelState.status === 'fulfilled') set({ modelState: modelState.value });
       else set({ modelState: { status: 'none' }, banner: toAppError(modelState.reason) });
       if (catalog.status === 'fulfilled') set({ catalog: catalog.value, catalogError: null });
@@ -52,7 +56,9 @@ export function createAppStore(deps: StoreDeps): AppStore {
         (state) => set({ modelState: state }),
         (error: unknown) => set({ banner: toAppError(error) }),
       );
-      await Promise.all([modelState, get().loadTasks(), get().reloadOpenTask(), get().loadApprovals()]);
+      // The History page's list may have missed deletions and new tasks too.
+      const history = get().historyLoaded ? get().loadHistory() : undefined;
+      await Promise.all([modelState, get().loadTasks(), get().reloadOpenTask(), get().loadApprovals(), history]);
     },
 
     applyEvent(event) {

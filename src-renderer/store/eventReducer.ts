@@ -1,4 +1,5 @@
 import type { HostEvent, Message, TaskSummary, ToolCall } from '../../src-shared/contract/index.js';
+import { applyTaskUpdate, withoutTasks } from './historyView.js';
 import type { AppData, MessageDelta } from './types.js';
 
 /** Inserts or replaces a task summary, keeping the list newest first. */
@@ -95,33 +96,41 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
   switch (event.type) {
     case 'model.state':
       return { modelState: event.state };
-    case 'task.updated':
-      return {
+    case 'task.updated': {
+      const changes: Partial<AppData> = {
         tasks: upsertTask(state.tasks, event.task),
         ...(state.openTaskId === event.task.id ? { openTaskSummary: event.task } : {}),
       };
+      const entries = applyTaskUpdate(state.historyEntries, event.task);
+      if (entries) changes.historyEntries = entries;
+      else if (state.historyLoaded && !state.historyStale) changes.historyStale = true;
+      if (state.timelineDetail?.task.id === event.task.id) {
+        changes.timelineDetail = { ...state.timelineDetail, task: event.task };
+      }
+      return changes;
+    }
     case 'message.created': {
-      const { message } = event;
-      if (message.taskId === state.openTaskId) {
-        if (state.messages.some((m) => m.id === message.id)) return {};
-        return { messages: upsertMessage(state.messages, message) };
-      }
-      if (state.openTaskId === null && state.awaitingNewTask) {
-        // chat.send with no open task: its first message tells us the new task's id before the call returns.
-        const summary = state.tasks.find((t) => t.id === message.taskId) ?? null;
-        return { openTaskId: message.taskId, openTaskSummary: summary, messages: [message], awaitingNewTask: false };
-      }
-      return {};
+      const timeline = timelineWithMessage(state, event.message);
+      return { ...(timeline ? { timelineDetail: timeline } : {}), ...chatMessageCreated(state, event.message) };
     }
     case 'message.delta':
       return applyDeltas(state, [event]);
-    case 'message.finished':
-      if (event.message.taskId !== state.openTaskId) return {};
-      return { messages: upsertMessage(state.messages, event.message) };
+    case 'message.finished': {
+      const timeline = timelineWithMessage(state, event.message);
+      const changes: Partial<AppData> = timeline ? { timelineDetail: timeline } : {};
+      if (event.message.taskId !== state.openTaskId) return changes;
+      return { ...changes, messages: upsertMessage(state.messages, event.message) };
+    }
     case 'toolcall.updated': {
       const { call } = event;
       const queue = updateQueue(state.queue, call);
       const changes: Partial<AppData> = queue === state.queue ? {} : { queue };
+      if (state.timelineDetail && call.taskId === state.timelineDetail.task.id) {
+        changes.timelineDetail = {
+          ...state.timelineDetail,
+          toolCalls: upsertToolCall(state.timelineDetail.toolCalls, call),
+        };
+      }
       if (call.taskId !== null && call.taskId === state.openTaskId) {
         changes.toolCalls = upsertToolCall(state.toolCalls, call);
       }
@@ -136,7 +145,7 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
       if (gone(state.openTaskId)) {
         Object.assign(changes, { openTaskId: null, openTaskSummary: null, messages: [], toolCalls: [] });
       }
-      return changes;
+      return { ...changes, ...historyDeletion(state, event.taskIds, event.all) };
     }
     case 'tasks.imported':
       // The new tasks are fetched by the caller (connectHost): an event cannot carry thousands of them.
@@ -144,4 +153,63 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
     default:
       return event satisfies never;
   }
+}
+
+/** What a new message changes in the chat: the open task's list, or the new task a send is waiting for. */
+function chatMessageCreated(state: AppData, message: Message): Partial<AppData> {
+  if (message.taskId === state.openTaskId) {
+    if (state.messages.some((m) => m.id === message.id)) return {};
+    return { messages: upsertMessage(state.messages, message) };
+  }
+  if (state.openTaskId === null && state.awaitingNewTask) {
+    // chat.send with no open task: its first message tells us the new task's id before the call returns.
+    const summary = state.tasks.find((t) => t.id === message.taskId) ?? null;
+    return { openTaskId: message.taskId, openTaskSummary: summary, messages: [message], awaitingNewTask: false };
+  }
+  return {};
+}
+
+/** The timeline shown on the History page with a message added or replaced; null when it is another task's. */
+function timelineWithMessage(state: AppData, message: Message): AppData['timelineDetail'] {
+  const detail = state.timelineDetail;
+  if (!detail || detail.task.id !== message.taskId) return null;
+  return { ...detail, messages: upsertMessage(detail.messages, message) };
+}
+
+/** What deleting tasks changes on the History page and in the search palette. Applying it twice changes nothing. */
+export function historyDeletion(state: AppData, taskIds: readonly string[], all: boolean): Partial<AppData> {
+  if (all) {
+    return {
+      historyEntries: [],
+      historyTotal: state.historyTotal === null ? null : 0,
+      historyNext: null,
+      historySelection: new Set(),
+      historySelectionAnchor: null,
+      searchHits: [],
+      focusTarget: null,
+      ...(state.timelineTaskId !== null ? { timelineTaskId: null, timelineDetail: null, timelineError: null } : {}),
+    };
+  }
+  const gone = new Set(taskIds);
+  const changes: Partial<AppData> = {};
+  const entries = withoutTasks(state.historyEntries, (e) => e.id, gone);
+  if (entries.length !== state.historyEntries.length) {
+    changes.historyEntries = entries;
+    if (state.historyTotal !== null) {
+      changes.historyTotal = Math.max(0, state.historyTotal - (state.historyEntries.length - entries.length));
+    }
+  }
+  if ([...state.historySelection].some((id) => gone.has(id))) {
+    changes.historySelection = new Set([...state.historySelection].filter((id) => !gone.has(id)));
+  }
+  if (state.historySelectionAnchor !== null && gone.has(state.historySelectionAnchor)) {
+    changes.historySelectionAnchor = null;
+  }
+  const hits = withoutTasks(state.searchHits, (h) => h.taskId, gone);
+  if (hits.length !== state.searchHits.length) changes.searchHits = hits;
+  if (state.focusTarget && gone.has(state.focusTarget.taskId)) changes.focusTarget = null;
+  if (state.timelineTaskId !== null && gone.has(state.timelineTaskId)) {
+    Object.assign(changes, { timelineTaskId: null, timelineDetail: null, timelineError: null });
+  }
+  return changes;
 }

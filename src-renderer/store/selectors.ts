@@ -36,3 +36,15 @@ export const selectPage = (s: AppState) => s.page;
 export const selectQueue = (s: AppState) => s.queue;
 /** How many calls wait in the approval queue (the sidebar badge). */
 export const selectApprovalCount = (s: AppState) => s.queue.length;
+
+export const selectNotices = (s: AppState) => s.notices;
+export const selectHistoryFilter = (s: AppState) => s.historyFilter;
+export const selectHistoryEntries = (s: AppState) => s.historyEntries;
+export const selectHistoryTotal = (s: AppState) => s.historyTotal;
+export const selectHistorySelection = (s: AppState) => s.historySelection;
+export const selectHistoryTools = (s: AppState) => s.historyTools;
+export const selectTimelineTaskId = (s: AppState) => s.timelineTaskId;
+export const selectSearchOpen = (s: AppState) => s.searchOpen;
+export const selectFocusTarget = (s: AppState) => s.focusTarget;
+/** How many tasks are selected on the History page (selection only ever holds loaded tasks). */
+export const selectHistorySelectionCount = (s: AppState) => s.historySelection.size;

@@ -1,4 +1,5 @@
-import type { Message, TaskSummary, ToolCall } from '../../src-shared/contract/index.js';
+import type { HomebodyApi, Message, TaskSummary, ToolCall } from '../../src-shared/contract/index.js';
+import type { KeyValueStore } from './types.js';
 
 /** Builders for unit tests: valid contract objects with only the interesting fields given. */
 export function makeMessage(overrides: Partial<Message> = {}): Message {
@@ -56,4 +57,37 @@ export function makeToolCall(overrides: Partial<ToolCall> = {}): ToolCall {
     finishedAt: null,
     ...overrides,
   };
+}
+
+/** Storage in a Map, for stores under test. */
+export function memoryStorage(): KeyValueStore & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return {
+    data,
+    get: (k) => data.get(k) ?? null,
+    set: (k, v) => (v === null ? data.delete(k) : data.set(k, v)),
+  };
+}
+
+/** An api whose every method fails unless the test gives it. */
+export function fakeApi(methods: Partial<HomebodyApi> = {}): HomebodyApi {
+  return new Proxy(methods as HomebodyApi, {
+    get(target, key: string) {
+      return (
+        (target as Record<string, unknown>)[key] ??
+        (() => Promise.reject(Object.assign(new Error(`unexpected call ${key}`), { code: 'INTERNAL' })))
+      );
+    },
+  });
+}
+
+/** A promise and the functions that settle it, for answers a test delivers out of order. */
+export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
 }

@@ -2,6 +2,9 @@ import type {
   AppError,
   AppInfo,
   CatalogEntry,
+  ExportFormat,
+  HistoryCursor,
+  HistoryEntry,
   HomebodyApi,
   HostEvent,
   HostEventOf,
@@ -10,11 +13,15 @@ import type {
   Policy,
   PolicyMode,
   AuditEvent,
+  ImportReport,
+  SearchHit,
+  TaskDetail,
   TaskSummary,
   ToolCall,
   ToolInfo,
 } from '../../src-shared/contract/index.js';
 import type { ConnectionState } from '../bridge/hostClient.js';
+import type { HistoryFilterInput } from './historyView.js';
 
 export type MessageDelta = Omit<HostEventOf<'message.delta'>, 'type'>;
 
@@ -78,7 +85,7 @@ export interface ChatActions {
   dismissChatError(): void;
 }
 
-export type Page = 'chat' | 'approvals' | 'settings' | 'audit';
+export type Page = 'chat' | 'history' | 'approvals' | 'settings' | 'audit';
 
 /** What a tool-call action answers: null when it worked, otherwise the error to show in place. */
 export type ActionResult = AppError | null;
@@ -140,6 +147,8 @@ export interface UiData {
   onboardingRequested: boolean;
   /** A problem that belongs to no one place: malformed event, lost connection, failed start-up call. */
   banner: AppError | null;
+  /** What the Host said at start-up that the user must know (e.g. a damaged database moved aside), until dismissed. */
+  notices: AppError[];
   connection: ConnectionState;
   initialized: boolean;
 }
@@ -148,8 +157,101 @@ export interface UiActions {
   closeOnboarding(): void;
   showBanner(error: AppError): void;
   dismissBanner(): void;
+  dismissNotice(index: number): void;
   setConnection(state: ConnectionState): void;
   setPage(page: Page): void;
+}
+
+/** What an action answers when it has something to give back: its value, or the error to show in place. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: AppError };
+
+/** An export, ready to save as a file. */
+export interface ExportFile {
+  fileName: string;
+  mimeType: string;
+  content: string;
+  tasks: number;
+}
+
+export interface HistoryData {
+  /** What the filter controls hold; the list shows the tasks that match it. */
+  historyFilter: HistoryFilterInput;
+  /** The loaded part of the list, newest first (by last activity). */
+  historyEntries: HistoryEntry[];
+  /** How many tasks match the filter in all; null before the first page. */
+  historyTotal: number | null;
+  /** Where the next page starts; null when everything that matches is loaded. */
+  historyNext: HistoryCursor | null;
+  historyLoading: boolean;
+  /** A page was asked for and answered at least once since the filter last changed. */
+  historyLoaded: boolean;
+  /** Tasks changed in ways the loaded list cannot show (a new task); a reload shows them. */
+  historyStale: boolean;
+  historyError: AppError | null;
+  /** Tool names for the tool filter. */
+  historyTools: string[];
+  historySelection: ReadonlySet<string>;
+  /** The last task clicked without Shift: one end of a Shift-click range. */
+  historySelectionAnchor: string | null;
+  /** Where the list was scrolled to, kept while the timeline of one of its tasks is open. */
+  historyScrollTop: number;
+  /** Days, null to keep everything; undefined until loaded. */
+  historyRetention: number | null | undefined;
+  /** The task whose timeline the History page shows, instead of the list. */
+  timelineTaskId: string | null;
+  timelineDetail: TaskDetail | null;
+  timelineError: AppError | null;
+}
+export interface HistoryActions {
+  /** Reloads the first page (and the tool names) for the current filter. */
+  loadHistory(): Promise<void>;
+  /** Loads further pages until at least `needed` tasks are loaded (or all of them are). */
+  loadMoreHistory(needed: number): Promise<void>;
+  setHistoryFilter(filter: HistoryFilterInput): void;
+  selectHistory(id: string, on: boolean, range: boolean): void;
+  setHistorySelection(ids: readonly string[]): void;
+  clearHistorySelection(): void;
+  setHistoryScrollTop(scrollTop: number): void;
+  /** Exports the given tasks, or every task when `taskIds` is null. */
+  exportHistory(taskIds: readonly string[] | null, format: ExportFormat): Promise<Outcome<ExportFile>>;
+  importHistory(content: string): Promise<Outcome<ImportReport>>;
+  deleteHistory(taskIds: readonly string[]): Promise<Outcome<number>>;
+  deleteAllHistory(): Promise<Outcome<number>>;
+  loadRetention(): Promise<void>;
+  /** How many tasks were last active before `cutoff` (what a retention period would delete now). */
+  countHistoryBefore(cutoff: number): Promise<Outcome<number>>;
+  setRetention(days: number | null): Promise<Outcome<{ days: number | null; deleted: number }>>;
+  openTimeline(taskId: string): Promise<void>;
+  closeTimeline(): void;
+}
+
+/** A message or tool call to scroll to and highlight once its task is shown in the chat. */
+export interface FocusTarget {
+  taskId: string;
+  kind: 'message' | 'toolCall';
+  id: string;
+}
+
+export type SearchState = 'idle' | 'searching' | 'done';
+
+export interface SearchData {
+  searchOpen: boolean;
+  searchQuery: string;
+  /** The hits for `searchQuery` once answered; stale answers are dropped. */
+  searchHits: SearchHit[];
+  searchState: SearchState;
+  searchError: AppError | null;
+  focusTarget: FocusTarget | null;
+}
+export interface SearchActions {
+  openSearch(): void;
+  closeSearch(): void;
+  setSearchQuery(query: string): void;
+  /** Asks the Host for `query`'s hits; an answer that comes after a newer search started is dropped. */
+  runSearch(query: string): Promise<void>;
+  /** Opens the hit's task in the chat and asks it to scroll to the matching message or tool call. */
+  openSearchHit(hit: SearchHit): Promise<void>;
+  clearFocusTarget(): void;
 }
 
 export interface RootActions {
@@ -161,8 +263,18 @@ export interface RootActions {
   applyDeltas(batch: readonly MessageDelta[]): void;
 }
 
-export type AppData = ModelData & TasksData & ChatData & UiData & ApprovalsData & SettingsData & AuditData;
+export type AppData = ModelData &
+  TasksData &
+  ChatData &
+  UiData &
+  ApprovalsData &
+  SettingsData &
+  AuditData &
+  HistoryData &
+  SearchData;
 export type AppState = AppData &
+  HistoryActions &
+  SearchActions &
   ModelActions &
   TasksActions &
   ChatActions &

@@ -5,6 +5,7 @@ export const initialUiData: UiData = {
   page: 'chat',
   onboardingRequested: false,
   banner: null,
+  notices: [],
   connection: 'connecting',
   initialized: false,
 };
@@ -15,6 +16,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiData & UiActions> =
   closeOnboarding: () => set({ onboardingRequested: false }),
   showBanner: (error) => set({ banner: error }),
   dismissBanner: () => set({ banner: null }),
+  dismissNotice: (index) => set((state) => ({ notices: state.notices.filter((_, i) => i !== index) })),
   setConnection: (connection) => set({ connection }),
   setPage: (page) => set({ page }),
 });

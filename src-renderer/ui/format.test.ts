@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatRelativeTime, formatStats, messageStateNote } from './format.js';
+import { formatBytes, formatDuration, formatRelativeTime, formatStats, messageStateNote } from './format.js';
 
 describe('format', () => {
   it('formats reply stats', () => {
@@ -25,5 +25,17 @@ describe('format', () => {
     expect(formatRelativeTime(now - 10_000, now)).toBe('just now');
     expect(formatRelativeTime(now - 5 * 60_000, now)).toBe('5 min ago');
     expect(formatRelativeTime(now - 3 * 3_600_000, now)).toBe('3 h ago');
+  });
+});
+
+describe('formatDuration', () => {
+  it('picks a unit a person reads at a glance', () => {
+    expect(formatDuration(null)).toBeNull();
+    expect(formatDuration(-1)).toBeNull();
+    expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(4_240)).toBe('4.2 s');
+    expect(formatDuration(59_600)).toBe('1 min');
+    expect(formatDuration(185_000)).toBe('3 min 5 s');
+    expect(formatDuration(2 * 3_600_000 + 10 * 60_000)).toBe('2 h 10 min');
   });
 });

@@ -69,3 +69,27 @@ export function formatRelativeTime(timestamp: number, now: number): string {
   if (days < 7) return `${days} d ago`;
   return new Date(timestamp).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 }
+
+/** An ISO time for a <time dateTime>, or undefined when the timestamp is not a date. */
+export function isoDateTime(timestamp: number): string | undefined {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** "850 ms", "4.2 s", "3 min 5 s", "2 h 10 min"; null for a negative or unknown span. */
+export function formatDuration(ms: number | null): string | null {
+  if (ms === null || !Number.isFinite(ms) || ms < 0) return null;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 9_950) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+}
+
+/** The time between two moments, when both are known. */
+export function span(from: number | null, to: number | null): number | null {
+  return from === null || to === null ? null : to - from;
+}
