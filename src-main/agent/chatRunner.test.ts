@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import type { HostEvent, ModelState } from '../../src-shared/contract/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HostEvent, Message, ModelState } from '../../src-shared/contract/index.js';
 import type { ChatEngine, GenerateOptions, GenerateResult } from '../llm/engineTypes.js';
-import { openStore } from '../store/store.js';
+import { storageFailure } from '../store/db.js';
+import { openStore, type Store } from '../store/store.js';
 import { ChatRunner, MAX_TOOL_STEPS, historyOf, titleFrom } from './chatRunner.js';
 
 const READY: ModelState = {
@@ -142,6 +146,200 @@ describe('ChatRunner', () => {
     runner.recoverAfterCrash();
     expect(store.messages.get('r')?.state).toBe('interrupted');
     expect(store.tasks.get('t')?.status).toBe('stopped');
+  });
+});
+
+describe('ChatRunner saving a reply as it streams', () => {
+  it('writes streamed text in batches, not per token', async () => {
+    const store = openStore(':memory:');
+    let clock = 0;
+    const chunks = Array.from({ length: 20 }, (_, i) => `t${i} `);
+    const engine: ChatEngine = {
+      ...scriptedEngine({}).engine,
+      async generate(options): Promise<GenerateResult> {
+        for (const chunk of chunks) {
+          clock += 30; // a token every 30 ms
+          options.onText(chunk);
+        }
+        const stats = { promptTokens: 1, completionTokens: chunks.length, ttftMs: 1, tokensPerSecond: 1 };
+        return { text: chunks.join(''), reasoning: '', stopReason: 'complete', stats, evaluatedPromptTokens: 1 };
+      },
+    };
+    const runner = new ChatRunner({ engine, store, emit: () => undefined, now: () => clock, persistEveryMs: 100 });
+    const append = vi.spyOn(store.messages, 'append');
+    const final = await runner.send(null, 'go', OPTIONS).done;
+    expect(final.text).toBe(chunks.join(''));
+    // 20 tokens over 600 ms with a write at most every 100 ms: 5 writes while streaming, the rest at the end.
+    expect(append.mock.calls.length).toBeGreaterThan(1);
+    expect(append.mock.calls.length).toBeLessThanOrEqual(7);
+    expect(append.mock.calls.map((c) => c[1]).join('')).toBe(chunks.join(''));
+  });
+});
+
+describe('ChatRunner on a full disk', () => {
+  const dirs: string[] = [];
+  const stores: Store[] = [];
+  afterEach(() => {
+    for (const store of stores.splice(0)) store.close();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const STORAGE_FULL = storageFailure(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))!;
+
+  /**
+   * A store in a real file (WAL, as the app has it), and an engine that streams 100-character chunks until it
+   * is stopped (at most `max`), calling `onChunk` before each.
+   */
+  function fullDiskSetup(options: { persistEveryMs: number; onChunk?: (i: number, store: Store) => void }) {
+    const dir = mkdtempSync(join(tmpdir(), 'hb-full-'));
+    dirs.push(dir);
+    const store = openStore(dir);
+    stores.push(store);
+    const events: HostEvent[] = [];
+    let chunks = 0;
+    let max = 3;
+    const engine: ChatEngine = {
+      ...scriptedEngine({}).engine,
+      async generate(generate): Promise<GenerateResult> {
+        let text = '';
+        for (let i = 0; i < max && !generate.signal.aborted; i++) {
+          options.onChunk?.(i, store);
+          const chunk = `${String(i).padStart(4, '0')}${'x'.repeat(96)}`;
+          text += chunk;
+          chunks++;
+          generate.onText(chunk);
+          await Promise.resolve();
+        }
+        const stats = { promptTokens: 1, completionTokens: chunks, ttftMs: 1, tokensPerSecond: 1 };
+        const stopReason = generate.signal.aborted ? 'aborted' : 'complete';
+        return { text, reasoning: '', stopReason, stats, evaluatedPromptTokens: 1 };
+      },
+    };
+    const runner = new ChatRunner({
+      engine,
+      store,
+      emit: (e) => events.push(e),
+      persistEveryMs: options.persistEveryMs,
+    });
+    return {
+      store,
+      events,
+      runner,
+      setMax: (n: number) => (max = n),
+      chunks: () => chunks,
+    };
+  }
+
+  it('stops a reply whose batch the disk refuses, tells the user, keeps what was saved, and goes on once there is room', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { store, events, runner, setMax, chunks } = fullDiskSetup({
+        persistEveryMs: 0,
+        onChunk: (i, s) => {
+          if (i === 5) s.simulateFullDiskForTests(true);
+        },
+      });
+      const earlier = await runner.send(null, 'an earlier task', OPTIONS).done;
+      expect(earlier.state).toBe('complete');
+      const before = store.messages.listForTask(earlier.taskId);
+
+      setMax(5000);
+      const sent = runner.send(earlier.taskId, 'a long story', OPTIONS);
+      const final = await sent.done;
+      // The user is told, with the whole reply as it was shown, although the end could not be written.
+      expect(final).toMatchObject({ id: sent.assistantMessageId, state: 'failed', error: STORAGE_FULL.message });
+      const streamed = events
+        .filter((e) => e.type === 'message.delta' && e.messageId === sent.assistantMessageId)
+        .map((e) => (e.type === 'message.delta' ? e.text : ''))
+        .join('');
+      expect(final.text).toBe(streamed);
+      expect(events).toContainEqual({ type: 'message.finished', message: final });
+      expect(events.at(-1)).toMatchObject({ type: 'task.updated', task: { id: sent.taskId, status: 'failed' } });
+      // The reply was stopped at the first refused write, not generated on.
+      expect(chunks()).toBeLessThan(1000);
+      expect(runner.isRunning(sent.taskId)).toBe(false);
+
+      // Nothing saved before is lost, and the database is sound.
+      expect(store.integrityCheck()).toBe('ok');
+      const saved = store.messages.get(sent.assistantMessageId)!;
+      expect(saved.text.length).toBeGreaterThanOrEqual(500);
+      expect(final.text.startsWith(saved.text)).toBe(true);
+      expect(store.messages.listForTask(sent.taskId).slice(0, 2)).toEqual(before);
+      expect(store.messages.listForTask(sent.taskId)[2]).toMatchObject({ role: 'user', text: 'a long story' });
+
+      // A new message while the disk is full is refused with the same sentence, and changes nothing.
+      expect(() => runner.send(sent.taskId, 'z'.repeat(20_000), OPTIONS)).toThrowError(
+        expect.objectContaining({ code: 'STORAGE_FULL', message: STORAGE_FULL.message }),
+      );
+      expect(store.messages.listForTask(sent.taskId)).toHaveLength(4);
+
+      // Once there is room, the failed reply's end is written in full and the next message goes through.
+      store.simulateFullDiskForTests(false);
+      setMax(3);
+      const next = await runner.send(sent.taskId, 'and then?', OPTIONS).done;
+      expect(next.state).toBe('complete');
+      expect(store.messages.get(sent.assistantMessageId)).toMatchObject({
+        text: final.text,
+        state: 'failed',
+        error: STORAGE_FULL.message,
+      });
+      expect(store.messages.listForTask(sent.taskId)).toHaveLength(6);
+      expect(store.integrityCheck()).toBe('ok');
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('reports a full disk from memory when only the end of the reply cannot be written', async () => {
+    const { store, events, runner, setMax } = fullDiskSetup({
+      // No batch is written while streaming: everything waits for the final write.
+      persistEveryMs: 1e9,
+      onChunk: (i, s) => {
+        if (i === 2) s.simulateFullDiskForTests(true);
+      },
+    });
+    // 5,000 characters: more than a page, so the final write needs one.
+    setMax(50);
+    const started = runner.send(null, 'short', OPTIONS);
+    const final: Message = await started.done;
+    expect(final).toMatchObject({ state: 'failed', error: STORAGE_FULL.message });
+    expect(final.text).toHaveLength(5000);
+    expect(events.at(-2)).toEqual({ type: 'message.finished', message: final });
+    // The database still has the reply as it was before the end: empty and streaming, which a restart marks
+    // interrupted. The task no longer shows as running.
+    expect(store.messages.get(started.assistantMessageId)).toMatchObject({ text: '', state: 'streaming' });
+    expect(store.tasks.get(started.taskId)?.status).toBe('failed');
+    expect(store.integrityCheck()).toBe('ok');
+
+    store.simulateFullDiskForTests(false);
+    runner.recoverAfterCrash();
+    expect(store.messages.get(started.assistantMessageId)?.state).toBe('interrupted');
+  });
+
+  it('tells the user a full disk stopped a tool call from being recorded', async () => {
+    const store = openStore(':memory:');
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const engine: ChatEngine = {
+      ...scriptedEngine({}).engine,
+      async generate(options): Promise<GenerateResult> {
+        await options.onToolCall!('list_folder', { path: 'Reports' });
+        throw new Error('unreachable');
+      },
+    };
+    const runner = new ChatRunner({
+      engine,
+      store,
+      emit: () => undefined,
+      tools: {
+        offered: () => [{ name: 'list_folder', description: 'list', parameters: { type: 'object' } }],
+        call: async () => {
+          throw full;
+        },
+      },
+    });
+    expect(await runner.send(null, 'go', OPTIONS).done).toMatchObject({ state: 'failed', error: STORAGE_FULL.message });
   });
 });
 

@@ -1,5 +1,6 @@
 import {
   HomebodyError,
+  type ChatStats,
   type HostEvent,
   type Message,
   type MessageState,
@@ -8,6 +9,7 @@ import {
 } from '../../src-shared/contract/index.js';
 import type { ChatEngine, ChatTurn, GenerateResult, ScriptedCall } from '../llm/engineTypes.js';
 import type { AgentTools } from './agentTools.js';
+import { storageFailure } from '../store/db.js';
 import type { Store } from '../store/store.js';
 
 export interface ChatRunnerDeps {
@@ -137,6 +139,8 @@ const OUTCOME: Record<GenerateResult['stopReason'], { message: MessageState; tas
  */
 export class ChatRunner {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<Message> }>();
+  /** The ends of replies the database could not take (a full disk), by message id: written before the next reply. */
+  private readonly unrecorded = new Map<string, () => void>();
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly persistEveryMs: number;
@@ -173,8 +177,9 @@ export class ChatRunner {
       );
     }
 
+    this.writeUnrecorded();
     const now = this.now();
-    const { id, history, user, reply } = store.transaction(() => {
+    const { id, history, user, reply } = this.transaction(() => {
       let id = taskId;
       if (id === null) {
         id = this.newId();
@@ -200,7 +205,7 @@ export class ChatRunner {
     emit({ type: 'message.created', message: reply });
 
     const controller = new AbortController();
-    const done = this.stream(id, reply.id, history, text, options, controller.signal).finally(() =>
+    const done = this.stream(id, reply, history, text, options, controller.signal).finally(() =>
       this.running.delete(id),
     );
     this.running.set(id, { controller, done });
@@ -227,41 +232,55 @@ export class ChatRunner {
 
   private async stream(
     taskId: string,
-    messageId: string,
+    reply: Message,
     history: ChatTurn[],
     prompt: string,
     options: ReplyOptions,
     signal: AbortSignal,
   ): Promise<Message> {
     const { engine, store, emit } = this.deps;
-    let pendingText = '';
-    let pendingReasoning = '';
-    let lastWrite = this.now();
-    const persist = () => {
-      if (!pendingText && !pendingReasoning) return;
-      store.messages.append(messageId, pendingText, pendingReasoning);
-      pendingText = '';
-      pendingReasoning = '';
-      lastWrite = this.now();
-    };
-    const delta = (text: string, reasoning: string) => {
-      pendingText += text;
-      pendingReasoning += reasoning;
-      emit({ type: 'message.delta', taskId, messageId, text, reasoning });
-      if (this.now() - lastWrite >= this.persistEveryMs) persist();
-    };
-
+    const messageId = reply.id;
     const tools = this.deps.tools;
     const guard = new LoopGuard();
-    // Stops the generation for a runaway tool loop, as well as for the user.
+    // Stops the generation for a runaway tool loop or a failed write, as well as for the user.
     const generation = new AbortController();
     const stop = () => generation.abort();
     if (signal.aborted) stop();
     signal.addEventListener('abort', stop, { once: true });
+
+    // The whole reply stays in memory, so the user still gets it if the database cannot take it.
+    let text = '';
+    let reasoning = '';
+    /** How much of `text` and `reasoning` the database holds. */
+    let saved = { text: 0, reasoning: 0 };
+    let lastWrite = this.now();
+    /** A batch the database refused (a full disk): the reply stops and ends failed with this. */
+    let writeFailure: Error | undefined;
+    const persist = () => {
+      if (saved.text === text.length && saved.reasoning === reasoning.length) return;
+      store.messages.append(messageId, text.slice(saved.text), reasoning.slice(saved.reasoning));
+      saved = { text: text.length, reasoning: reasoning.length };
+      lastWrite = this.now();
+    };
+    const delta = (textDelta: string, reasoningDelta: string) => {
+      text += textDelta;
+      reasoning += reasoningDelta;
+      emit({ type: 'message.delta', taskId, messageId, text: textDelta, reasoning: reasoningDelta });
+      if (writeFailure || this.now() - lastWrite < this.persistEveryMs) return;
+      try {
+        persist();
+      } catch (error) {
+        // Thrown into the engine it would only be logged (node-llama-cpp catches its callbacks' errors) and the
+        // reply would run on with nothing kept: it is stopped here instead.
+        writeFailure = storageFailure(error) ?? (error instanceof Error ? error : new Error(String(error)));
+        stop();
+      }
+    };
+
     const model = engine.state.status === 'ready' ? engine.state.info : undefined;
     const script = model?.synthetic ? this.deps.scriptFor?.(prompt) : undefined;
 
-    let final: Message;
+    let outcome: { message: MessageState; task: TaskStatus; stats: ChatStats | null; error: string | null };
     try {
       const result = await engine.generate({
         history,
@@ -269,8 +288,8 @@ export class ChatRunner {
         maxTokens: options.maxTokens,
         temperature: options.temperature,
         signal: generation.signal,
-        onText: (text) => delta(text, ''),
-        onReasoning: (reasoning) => delta('', reasoning),
+        onText: (chunk) => delta(chunk, ''),
+        onReasoning: (chunk) => delta('', chunk),
         ...(tools
           ? {
               tools: tools.offered(),
@@ -284,28 +303,75 @@ export class ChatRunner {
           : {}),
         ...(script ? { scriptedCalls: script } : {}),
       });
-      const outcome = OUTCOME[result.stopReason];
+      outcome = writeFailure
+        ? { message: 'failed', task: 'failed', stats: result.stats, error: writeFailure.message }
+        : { ...OUTCOME[result.stopReason], stats: result.stats, error: guard.stoppedBecause };
+    } catch (error) {
+      // A tool call's record can hit a full disk too: the user gets the sentence that says so.
+      const failure = writeFailure ?? storageFailure(error);
+      const message = failure?.message ?? (error instanceof Error ? error.message : String(error));
+      outcome = { message: 'failed', task: 'failed', stats: null, error: message };
+    }
+    signal.removeEventListener('abort', stop);
+
+    let final: Message;
+    const before = saved;
+    try {
       final = store.transaction(() => {
         persist();
         store.tasks.setStatus(taskId, outcome.task, this.now());
-        return store.messages.finish(messageId, outcome.message, result.stats, guard.stoppedBecause);
+        return store.messages.finish(messageId, outcome.message, outcome.stats, outcome.error);
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      final = store.transaction(() => {
-        persist();
+      // The end could not be written either (the disk is still full): the transaction kept nothing, so the
+      // reply is told from memory and its end is written before the next reply. Until then the database holds
+      // what was saved, which a restart marks interrupted.
+      saved = before;
+      const failure = storageFailure(error) ?? (error instanceof Error ? error : new Error(String(error)));
+      final = { ...reply, text, reasoning, state: 'failed', stats: outcome.stats, error: failure.message };
+      const rest = { text: text.slice(saved.text), reasoning: reasoning.slice(saved.reasoning) };
+      this.unrecorded.set(messageId, () => {
+        if (!store.messages.get(messageId)) return; // deleted meanwhile
+        store.messages.append(messageId, rest.text, rest.reasoning);
         store.tasks.setStatus(taskId, 'failed', this.now());
-        return store.messages.finish(messageId, 'failed', null, message);
+        store.messages.finish(messageId, 'failed', final.stats, final.error);
       });
+      try {
+        // A task row updated in place usually still fits; the task then stops showing as running.
+        store.tasks.setStatus(taskId, 'failed', this.now());
+      } catch {
+        // Written with the reply's end.
+      }
     }
-    signal.removeEventListener('abort', stop);
     emit({ type: 'message.finished', message: final });
-    this.emitTask(taskId);
+    this.emitTask(taskId, final.state === 'failed' ? 'failed' : undefined);
     return final;
   }
 
-  private emitTask(taskId: string): void {
+  /** Writes the ends of replies a full disk refused; any still refused wait for the next try. */
+  private writeUnrecorded(): void {
+    for (const [id, write] of this.unrecorded) {
+      try {
+        this.deps.store.transaction(write);
+        this.unrecorded.delete(id);
+      } catch {
+        // Still no room; the send that follows reports it.
+      }
+    }
+  }
+
+  /** One transaction; a database failure (a full disk) becomes the error the user is shown. */
+  private transaction<T>(fn: () => T): T {
+    try {
+      return this.deps.store.transaction(fn);
+    } catch (error) {
+      throw storageFailure(error) ?? error;
+    }
+  }
+
+  /** `status`: what the task is, when the database could not be told. */
+  private emitTask(taskId: string, status?: TaskStatus): void {
     const task = this.deps.store.tasks.get(taskId);
-    if (task) this.deps.emit({ type: 'task.updated', task });
+    if (task) this.deps.emit({ type: 'task.updated', task: status ? { ...task, status } : task });
   }
 }

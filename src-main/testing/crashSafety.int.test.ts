@@ -1,0 +1,406 @@
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import type { HostEvent, Message, ToolCall } from '../../src-shared/contract/index.js';
+import type { RunJson } from '../cli/runCommand.js';
+import { createHost } from '../host/createHost.js';
+import { storageFailure } from '../store/db.js';
+import { openStore } from '../store/store.js';
+import type { CrashChildConfig } from './crashChild.js';
+
+// Crash safety with a real kill -9: Homebody runs in a process of its own (crashChild.ts: the Host as `serve` makes
+// it) on the generated model, is killed with SIGKILL while a reply streams or while a tool runs, and the data
+// folder is then opened as the next start opens it. Everything waits for states, never for a length of time.
+
+const exec = promisify(execFile);
+const root = resolve(import.meta.dirname, '..', '..');
+const model = inject('tinyModelPath');
+const env = { ...process.env, HOMEBODY_GPU: 'cpu' };
+const json = (value: unknown) => JSON.stringify(value);
+const FULL_DISK = storageFailure(
+  Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
+)!.message;
+const LONG = 600_000;
+
+/** Processes to SIGKILL after each test if they are still there, and folders to remove. */
+const live = new Set<number>();
+const dirs: string[] = [];
+afterEach(() => {
+  for (const pid of live) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  live.clear();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  dirs.push(dir);
+  return dir;
+}
+
+/** The real CLI, for what comes before the crash: earlier tasks, the policy. */
+async function homebody(dataDir: string, ...args: string[]): Promise<string> {
+  const cli = ['--import', 'tsx', 'src-main/cli/main.ts', ...args, '--data-dir', dataDir];
+  const { stdout } = await exec(process.execPath, cli, { cwd: root, env, maxBuffer: 16 << 20 });
+  return stdout;
+}
+
+async function runTurn(dataDir: string, ...args: string[]): Promise<RunJson> {
+  return JSON.parse(
+    await homebody(dataDir, 'run', '--model', model, '--max-tokens', '8', '--json', ...args),
+  ) as RunJson;
+}
+
+interface HostProcess {
+  readonly child: ChildProcess;
+  /** The JSON lines it printed (see crashChild.ts). */
+  readonly lines: Array<Record<string, unknown>>;
+  stderr(): string;
+  readonly exited: Promise<NodeJS.Signals | number | null>;
+}
+
+interface SentIds {
+  taskId: string;
+  userMessageId: string;
+  assistantMessageId: string;
+}
+
+/** Starts the Host in its own process: `node` itself, not a wrapper, so the kill reaches the Host. */
+function startHost(dir: string, config: CrashChildConfig): HostProcess {
+  const file = join(dir, 'child.json');
+  writeFileSync(file, json(config));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/testing/crashChild.ts', file], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  live.add(child.pid!);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-8000);
+  });
+  const lines: Array<Record<string, unknown>> = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // a library's log line
+    }
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((done) =>
+    child.once('exit', (code, signal) => done(signal ?? code)),
+  );
+  return { child, lines, stderr: () => stderr, exited };
+}
+
+/** Polls `check` until it gives a value; fails early if the Host process ended or reported an error. */
+async function until<T>(what: string, check: () => T | undefined, host?: HostProcess): Promise<T> {
+  const deadline = Date.now() + 300_000; // a safety net only: every wait is for a state
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (host) {
+      const error = host.lines.find((l) => 'error' in l);
+      if (error) throw new Error(`Homebody reported ${json(error)} before ${what}`);
+      if (host.child.exitCode !== null || host.child.signalCode !== null)
+        throw new Error(`Homebody ended before ${what}:\n${host.stderr()}`);
+    }
+    if (Date.now() > deadline) throw new Error(`gave up waiting until ${what}`);
+    await sleep(20);
+  }
+}
+
+async function killHard(host: HostProcess): Promise<void> {
+  process.kill(host.child.pid!, 'SIGKILL');
+  expect(await host.exited).toBe('SIGKILL');
+  live.delete(host.child.pid!);
+}
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  stat: string;
+  args: string;
+}
+
+function processes(): Proc[] {
+  const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' });
+  return out.split('\n').flatMap((line) => {
+    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    return m ? [{ pid: Number(m[1]), ppid: Number(m[2]), stat: m[3]!, args: m[4]! }] : [];
+  });
+}
+
+/** A zombie (ended, not yet reaped by whoever inherited it) counts as gone. */
+const isRunning = (pid: number) => processes().some((p) => p.pid === pid && !p.stat.startsWith('Z'));
+
+function countFiles(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).length;
+}
+
+describe('kill -9', () => {
+  it(
+    'while a reply streams: the database is sound, every saved message is there, the reply is kept and marked interrupted',
+    async () => {
+      const dir = tempDir('hb-crash-reply-');
+      const dataDir = join(dir, 'data');
+      const first = await runTurn(dataDir, 'Plan my week');
+      await runTurn(dataDir, '--task', first.taskId, 'And the weekend?');
+      const other = await runTurn(dataDir, 'A shopping list');
+      const before = openStore(dataDir);
+      const earlier = before.messages.listForTask(first.taskId);
+      const otherTask = before.tasks.get(other.taskId);
+      const otherMessages = before.messages.listForTask(other.taskId);
+      before.close();
+      expect(earlier).toHaveLength(4);
+
+      const host = startHost(dir, {
+        dataDir,
+        model,
+        maxTokens: 4000,
+        taskId: first.taskId,
+        text: 'Tell me a long story',
+      });
+      const sent = await until('the message is sent', () => host.lines.find((l) => 'sent' in l)?.sent as SentIds, host);
+      // The reply reaches the database as it streams, batch after batch: wait for two, then kill.
+      const poll = openStore(dataDir);
+      let seen: string;
+      try {
+        const lengths = new Set<number>();
+        seen = await until(
+          'two batches of the reply are saved',
+          () => {
+            const text = poll.messages.get(sent.assistantMessageId)?.text ?? '';
+            if (text.length > 0) lengths.add(text.length);
+            return lengths.size >= 2 ? text : undefined;
+          },
+          host,
+        );
+      } finally {
+        poll.close();
+      }
+      await killHard(host);
+      expect(host.lines.filter((l) => 'finished' in l)).toEqual([]);
+
+      // As the crash left it: sound, and the reply still streaming (it really was killed mid-reply).
+      const store = openStore(dataDir);
+      let atCrash: Message;
+      try {
+        expect(store.integrityCheck()).toBe('ok');
+        atCrash = store.messages.get(sent.assistantMessageId)!;
+        expect(atCrash.state).toBe('streaming');
+        expect(atCrash.text.startsWith(seen)).toBe(true);
+      } finally {
+        store.close();
+      }
+
+      // The next start: nothing saved before is lost; the reply keeps its text and is marked interrupted.
+      const restarted = await createHost({ dataDir, shell: 'cli', loadModelOnStart: false });
+      try {
+        expect(restarted.store.integrityCheck()).toBe('ok');
+        const detail = await restarted.invoke('tasks.get', { taskId: first.taskId });
+        expect(detail.task.status).toBe('stopped');
+        expect(detail.messages.slice(0, 4)).toEqual(earlier);
+        expect(detail.messages[4]).toMatchObject({
+          id: sent.userMessageId,
+          role: 'user',
+          text: 'Tell me a long story',
+          state: 'complete',
+        });
+        expect(detail.messages[5]).toMatchObject({
+          id: sent.assistantMessageId,
+          role: 'assistant',
+          text: atCrash.text,
+          state: 'interrupted',
+        });
+        expect(detail.messages).toHaveLength(6);
+        const untouched = await restarted.invoke('tasks.get', { taskId: other.taskId });
+        expect(untouched.task).toEqual(otherTask);
+        expect(untouched.messages).toEqual(otherMessages);
+        expect((await restarted.invoke('tasks.list', {})).tasks.map((t) => t.status)).not.toContain('running');
+      } finally {
+        await restarted.dispose();
+      }
+    },
+    LONG,
+  );
+
+  it(
+    'while a tool runs: the call is marked interrupted and not run again, and the tool worker ends with Homebody',
+    async () => {
+      const dir = tempDir('hb-crash-tool-');
+      const dataDir = join(dir, 'data');
+      const docs = join(dir, 'Docs');
+      const big = join(docs, 'Big');
+      const copyTo = join(docs, 'Big copy');
+      // 8,000 files (a copy takes at most 10,000 entries): the copy runs long enough to be caught running.
+      const FILES = 8000;
+      for (let i = 0; i < 80; i++) {
+        mkdirSync(join(big, `folder ${i}`), { recursive: true });
+        for (let j = 0; j < FILES / 80; j++)
+          writeFileSync(join(big, `folder ${i}`, `note ${j}.txt`), `note ${i}.${j}\n`);
+      }
+      await homebody(dataDir, 'policy', 'grant', docs);
+      await homebody(dataDir, 'policy', 'set', 'copy', 'auto');
+      const first = await runTurn(dataDir, 'Plan my week');
+      const prompt = 'make a copy of Big';
+      const host = startHost(dir, {
+        dataDir,
+        model,
+        maxTokens: 256,
+        taskId: first.taskId,
+        text: prompt,
+        scripts: { [prompt]: [{ name: 'copy', params: `{"from": ${json(big)}, "to": ${json(copyTo)}}` }] },
+      });
+      const sent = await until('the message is sent', () => host.lines.find((l) => 'sent' in l)?.sent as SentIds, host);
+
+      const poll = openStore(dataDir);
+      let call: ToolCall;
+      try {
+        call = await until(
+          'the copy is executing',
+          () => {
+            const copy = poll.toolCalls.listForTask(sent.taskId).find((c) => c.tool === 'copy');
+            if (copy && copy.state !== 'approved' && copy.state !== 'executing')
+              throw new Error(`the copy ended (${copy.state}) before it could be killed: make the fixture larger`);
+            return copy?.state === 'executing' ? copy : undefined;
+          },
+          host,
+        );
+      } finally {
+        poll.close();
+      }
+      await until('the copy is writing', () => (existsSync(copyTo) ? true : undefined), host);
+      const worker = processes().find((p) => p.ppid === host.child.pid && p.args.includes('toolWorker'));
+      expect(worker, 'the tool worker runs in a process of its own').toBeDefined();
+      live.add(worker!.pid);
+      await killHard(host);
+
+      // The worker's IPC channel closes with its parent: it ends by itself and never outlives Homebody.
+      await until('the tool worker has ended', () => (isRunning(worker!.pid) ? undefined : true));
+      live.delete(worker!.pid);
+      const copiedAtCrash = countFiles(copyTo);
+      expect(copiedAtCrash).toBeLessThan(FILES);
+
+      const store = openStore(dataDir);
+      try {
+        expect(store.integrityCheck()).toBe('ok');
+        expect(store.toolCalls.get(call.id)?.state).toBe('executing');
+      } finally {
+        store.close();
+      }
+
+      const restarted = await createHost({ dataDir, shell: 'cli', loadModelOnStart: false });
+      try {
+        expect(restarted.store.integrityCheck()).toBe('ok');
+        const detail = await restarted.invoke('tasks.get', { taskId: first.taskId });
+        expect(detail.toolCalls).toHaveLength(1);
+        expect(detail.toolCalls[0]).toMatchObject({ id: call.id, tool: 'copy', state: 'interrupted' });
+        expect(detail.task.status).toBe('stopped');
+        expect(detail.messages.map((m) => [m.role, m.state])).toEqual([
+          ['user', 'complete'],
+          ['assistant', 'truncated'],
+          ['user', 'complete'],
+          ['assistant', 'interrupted'],
+        ]);
+        expect(detail.messages.map((m) => m.text).slice(0, 3)).toEqual([
+          'Plan my week',
+          first.messages[1]!.text,
+          prompt,
+        ]);
+        // Started once, interrupted, never finished nor started again.
+        const kinds = restarted.store.audit
+          .forTask(first.taskId)
+          .filter((e) => e.callId === call.id)
+          .map((e) => e.kind);
+        expect(kinds.filter((k) => k === 'started')).toHaveLength(1);
+        expect(kinds).toContain('interrupted');
+        expect(kinds).not.toContain('finished');
+      } finally {
+        await restarted.dispose();
+      }
+      expect(countFiles(copyTo)).toBe(copiedAtCrash);
+      expect(countFiles(big)).toBe(FILES);
+    },
+    LONG,
+  );
+});
+
+describe('a full disk', () => {
+  it(
+    'ends the reply with an error the user sees, loses nothing saved, and works again once there is room',
+    async () => {
+      const dir = tempDir('hb-full-disk-');
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      const host = await createHost({
+        dataDir: join(dir, 'data'),
+        shell: 'cli',
+        loadModelOnStart: false,
+        engineConfig: { gpu: false },
+        reply: { maxTokens: 4000 },
+      });
+      try {
+        expect((await host.invoke('model.open', { path: model })).status).toBe('ready');
+        const events: HostEvent[] = [];
+        host.subscribe((event) => events.push(event));
+        const textOf = (id: string) => host.store.messages.get(id)?.text ?? '';
+
+        // An earlier turn, stopped by the user once its reply has text.
+        const first = await host.invoke('chat.send', { taskId: null, text: 'Plan my week' });
+        await until('the first reply is saved in part', () => (textOf(first.assistantMessageId) ? true : undefined));
+        await host.invoke('chat.stop', { taskId: first.taskId });
+        const earlier = host.store.messages.listForTask(first.taskId);
+
+        const sent = await host.invoke('chat.send', { taskId: first.taskId, text: 'Tell me a long story' });
+        await until('the reply is saved in part', () => (textOf(sent.assistantMessageId) ? true : undefined));
+        host.store.simulateFullDiskForTests(true);
+        const final = (await host.chat.whenDone(sent.taskId))!;
+        expect(final).toMatchObject({ id: sent.assistantMessageId, state: 'failed', error: FULL_DISK });
+        expect(events).toContainEqual({ type: 'message.finished', message: final });
+        const saved = host.store.messages.get(sent.assistantMessageId)!;
+        expect(saved.text.length).toBeGreaterThan(0);
+        expect(final.text.startsWith(saved.text)).toBe(true);
+        expect(host.store.integrityCheck()).toBe('ok');
+        expect(host.store.messages.listForTask(first.taskId).slice(0, earlier.length)).toEqual(earlier);
+
+        // A message sent while the disk is full is refused with the same sentence, by every transport's entry.
+        const refused = await host.call('chat.send', { taskId: sent.taskId, text: 'z'.repeat(20_000) });
+        expect(refused).toMatchObject({ ok: false, error: { code: 'STORAGE_FULL', message: FULL_DISK } });
+        expect(host.store.messages.listForTask(first.taskId)).toHaveLength(4);
+
+        host.store.simulateFullDiskForTests(false);
+        const next = await host.call('chat.send', { taskId: sent.taskId, text: 'And then?' });
+        expect(next.ok).toBe(true);
+        const nextIds = (next as { value: SentIds }).value;
+        await until('the next reply is saved in part', () => (textOf(nextIds.assistantMessageId) ? true : undefined));
+        await host.invoke('chat.stop', { taskId: sent.taskId });
+        expect(host.store.messages.get(nextIds.assistantMessageId)?.state).toBe('stopped');
+        // The failed reply's end was written once there was room, with all of its text.
+        expect(host.store.messages.get(sent.assistantMessageId)).toMatchObject({
+          state: 'failed',
+          text: final.text,
+          error: FULL_DISK,
+        });
+        expect(host.store.integrityCheck()).toBe('ok');
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+        await host.dispose();
+      }
+    },
+    LONG,
+  );
+});
