@@ -31,6 +31,7 @@ import { openStoreMovingDamagedAside, type Store } from '../store/store.js';
 import { HistoryService } from '../history/historyService.js';
 import { appRoot, appVersion } from '../util/appPaths.js';
 import { loadCatalog } from './catalog.js';
+import { recoverOrNotice } from './startupRecovery.js';
 import type { Host, HostOptions } from './hostTypes.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
@@ -87,10 +88,12 @@ function describeIssues(error: z.ZodError): string {
  */
 export async function createHost(options: CreateHostOptions): Promise<HostInternals> {
   mkdirSync(options.dataDir, { recursive: true });
-  const { store, notices } = openStoreMovingDamagedAside(
+  const opened = openStoreMovingDamagedAside(
     options.dataDir,
     options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {},
   );
+  const { store } = opened;
+  const notices: AppError[] = [...opened.notices];
   const engine: ChatEngine = new LlamaEngine({ ...defaultEngineConfig(), ...options.engineConfig });
   const events = new EventEmitter<{ event: [HostEvent] }>();
   events.setMaxListeners(0);
@@ -123,7 +126,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   // The compiled worker may read its own code (the app folder) besides the granted folders.
   const executor = new ToolExecutor({ trashDir: join(options.dataDir, 'trash'), codeRoots: [appRoot()] });
   const tools = new ToolActions({ store, registry, executor, policy: () => policy, savePolicy, emit });
-  tools.recoverAfterCrash();
+  recoverOrNotice('tool calls', () => tools.recoverAfterCrash(), notices);
   const scripts = options.scripts;
   const chat = new ChatRunner({
     engine,
@@ -132,7 +135,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     tools: agentToolsFrom(tools),
     ...(scripts ? { scriptFor: (prompt: string) => scripts[prompt.trim()] } : {}),
   });
-  chat.recoverAfterCrash();
+  recoverOrNotice('replies', () => chat.recoverAfterCrash(), notices);
   const callOf = (result: ProposalResult): ToolCall => {
     if (result.call) return result.call;
     throw new HomebodyError('INVALID_REQUEST', 'error' in result ? result.error : 'The call was not recorded.');
