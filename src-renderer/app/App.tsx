@@ -2,30 +2,39 @@ import { useEffect } from 'react';
 import { ApprovalsPage } from '../features/approvals/ApprovalsPage.js';
 import { AuditPage } from '../features/audit/AuditPage.js';
 import { ChatView } from '../features/chat/ChatView.js';
+import { HistoryPage } from '../features/history/HistoryPage.js';
 import { TaskSidebar } from '../features/history/TaskSidebar.js';
 import { Onboarding } from '../features/onboarding/Onboarding.js';
+import { SearchPalette } from '../features/search/SearchPalette.js';
 import { SettingsPage } from '../features/settings/SettingsPage.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
 import { useAppStore } from '../store/StoreContext.js';
-import { selectBanner, selectConnection, selectMainView, selectPage } from '../store/selectors.js';
+import { selectBanner, selectConnection, selectMainView, selectNotices, selectPage } from '../store/selectors.js';
 
 /** Sidebar of tasks beside the main area: onboarding, the chat, or a read-only task. */
 export function App() {
   const view = useAppStore(selectMainView);
   const page = useAppStore(selectPage);
   const newTask = useAppStore((s) => s.newTask);
+  const openSearch = useAppStore((s) => s.openSearch);
 
-  // Ctrl+N / Cmd+N starts a new task from anywhere.
+  // Ctrl+N / Cmd+N starts a new task and Ctrl+K / Cmd+K searches the history, from anywhere.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'n') {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      const key = event.key.toLowerCase();
+      if (key === 'n') {
         event.preventDefault();
         newTask();
+      } else if (key === 'k') {
+        event.preventDefault();
+        // Not over a question that waits for an answer (a confirmation); the open palette handles its own.
+        if (!document.querySelector('dialog[open]')) openSearch();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [newTask]);
+  }, [newTask, openSearch]);
 
   return (
     <div className="app">
@@ -35,7 +44,9 @@ export function App() {
       <TaskSidebar />
       <div className="main-area" id="main-area">
         <Banner />
-        {page === 'approvals' ? (
+        {page === 'history' ? (
+          <HistoryPage />
+        ) : page === 'approvals' ? (
           <ApprovalsPage />
         ) : page === 'settings' ? (
           <SettingsPage />
@@ -45,6 +56,7 @@ export function App() {
           <MainView view={view} />
         )}
       </div>
+      <SearchPalette />
     </div>
   );
 }
@@ -72,8 +84,19 @@ function Banner() {
   const banner = useAppStore(selectBanner);
   const connection = useAppStore(selectConnection);
   const dismissBanner = useAppStore((s) => s.dismissBanner);
+  const notices = useAppStore(selectNotices);
+  const dismissNotice = useAppStore((s) => s.dismissNotice);
   return (
     <>
+      {notices.map((notice, i) => (
+        <ErrorNotice
+          key={`${notice.code}-${i}`}
+          error={notice}
+          onDismiss={() => dismissNotice(i)}
+          className="banner"
+          testId="startup-notice"
+        />
+      ))}
       {connection === 'reconnecting' && (
         <p className="connection-note" role="status">
           Reconnecting to Homebody…

@@ -7,6 +7,7 @@ import { AppStoreProvider } from '../store/StoreContext.js';
 import { App } from './App.js';
 import './app.css';
 import './tools.css';
+import './history.css';
 
 const client = createHostClient();
 const store = createAppStore({ api: client.api, storage: sessionKeyValueStore() });

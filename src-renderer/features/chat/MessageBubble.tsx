@@ -6,7 +6,7 @@ import { formatStats, messageStateNote } from '../../ui/format.js';
 export const MessageBubble = memo(function MessageBubble({ message }: { message: Message }) {
   if (message.role === 'user') {
     return (
-      <li className="message message-user" data-testid="message-user">
+      <li className="message message-user" data-testid="message-user" data-message-id={message.id}>
         <div className="bubble" aria-label="You said">
           <p className="message-text">{message.text}</p>
         </div>
@@ -17,7 +17,12 @@ export const MessageBubble = memo(function MessageBubble({ message }: { message:
   const note = messageStateNote(message.state, message.error);
   const empty = message.text.length === 0;
   return (
-    <li className="message message-assistant" data-testid="message-assistant" data-state={message.state}>
+    <li
+      className="message message-assistant"
+      data-testid="message-assistant"
+      data-state={message.state}
+      data-message-id={message.id}
+    >
       <div className="bubble" aria-label="Homebody replied" aria-busy={streaming}>
         {message.reasoning.length > 0 && (
           <details className="reasoning">

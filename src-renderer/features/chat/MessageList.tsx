@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useAppStore } from '../../store/StoreContext.js';
-import { selectMessages, selectToolCalls } from '../../store/selectors.js';
+import { selectFocusTarget, selectMessages, selectOpenTaskId, selectToolCalls } from '../../store/selectors.js';
 import { buildTimeline, timelineKey } from '../../store/timeline.js';
 import { MessageBubble } from './MessageBubble.js';
 import { ToolCallCard } from './ToolCallCard.js';
@@ -10,6 +10,9 @@ export function MessageList({ emptyHint }: { emptyHint: string }) {
   const messages = useAppStore(selectMessages);
   const toolCalls = useAppStore(selectToolCalls);
   const taskLoading = useAppStore((s) => s.taskLoading);
+  const openTaskId = useAppStore(selectOpenTaskId);
+  const focusTarget = useAppStore(selectFocusTarget);
+  const clearFocusTarget = useAppStore((s) => s.clearFocusTarget);
   const timeline = useMemo(() => buildTimeline(messages, toolCalls), [messages, toolCalls]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
@@ -29,6 +32,22 @@ export function MessageList({ emptyHint }: { emptyHint: string }) {
     if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
   }, [timeline]);
 
+  // A search hit opened this task: once its message or call is shown, bring it into view and flash it.
+  // Declared after the effect above, so it wins over keeping the newest in view.
+  useLayoutEffect(() => {
+    if (!focusTarget || focusTarget.taskId !== openTaskId) return;
+    const attribute = focusTarget.kind === 'message' ? 'data-message-id' : 'data-call-id';
+    const target = scrollRef.current?.querySelector<HTMLElement>(`[${attribute}="${CSS.escape(focusTarget.id)}"]`);
+    if (!target) {
+      // The task is shown and the target is not in it (deleted since the search): nothing to jump to.
+      if (!taskLoading) clearFocusTarget();
+      return;
+    }
+    stickToBottom.current = false;
+    flashTarget(scrollRef.current, target);
+    clearFocusTarget();
+  }, [focusTarget, openTaskId, timeline, taskLoading, clearFocusTarget]);
+
   return (
     <div className="message-scroll" ref={scrollRef}>
       {timeline.length === 0 ? (
@@ -46,4 +65,24 @@ export function MessageList({ emptyHint }: { emptyHint: string }) {
       )}
     </div>
   );
+}
+
+/**
+ * Scrolls to a search hit's message or call, gives it the focus (so a screen reader reads it) and flashes it.
+ * `data-search-target` stays on it until another hit is opened, for tests and for the CSS outline.
+ */
+function flashTarget(container: HTMLElement | null, target: HTMLElement): void {
+  for (const previous of container?.querySelectorAll('[data-search-target]') ?? []) {
+    previous.removeAttribute('data-search-target');
+    previous.classList.remove('search-flash');
+  }
+  target.scrollIntoView({ block: 'center' });
+  target.setAttribute('data-search-target', 'true');
+  if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target.focus({ preventScroll: true });
+  target.classList.remove('search-flash');
+  // Restart the animation when the same element is flashed twice in a row.
+  void target.offsetWidth;
+  target.classList.add('search-flash');
+  target.addEventListener('animationend', () => target.classList.remove('search-flash'), { once: true });
 }

@@ -1,21 +1,12 @@
-import { memo, useEffect, useState } from 'react';
+import { memo } from 'react';
 import type { TaskSummary } from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { formatRelativeTime, taskStatusLabel } from '../../ui/format.js';
+import { useNow } from '../../ui/useNow.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { selectApprovalCount, selectOpenTaskId, selectPage, selectTasks } from '../../store/selectors.js';
 import type { Page } from '../../store/types.js';
-
-/** Re-renders relative times once a minute. */
-function useNow(intervalMs = 60_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const id = window.setInterval(() => setNow(Date.now()), intervalMs);
-    return () => window.clearInterval(id);
-  }, [intervalMs]);
-  return now;
-}
 
 /** Past tasks, newest first, and the way to start a new one. */
 export function TaskSidebar() {
@@ -45,7 +36,7 @@ export function TaskSidebar() {
       <PageNav />
       {tasksError && <ErrorNotice error={tasksError} className="sidebar-error" />}
       <h2 className="sidebar-heading" id="task-list-heading">
-        History
+        Recent tasks
       </h2>
       {tasks.length === 0 ? <p className="muted sidebar-empty">No tasks yet.</p> : null}
       <ul className="task-list" data-testid="task-list" aria-labelledby="task-list-heading">
@@ -65,12 +56,13 @@ export function TaskSidebar() {
 
 const PAGES: readonly { page: Page; label: string }[] = [
   { page: 'chat', label: 'Chat' },
+  { page: 'history', label: 'History' },
   { page: 'approvals', label: 'Approvals' },
   { page: 'settings', label: 'Settings' },
   { page: 'audit', label: 'Audit log' },
 ];
 
-/** Chat, Approvals (with how many calls wait), Settings, Audit log. */
+/** Chat, History, Approvals (with how many calls wait), Settings, Audit log. */
 function PageNav() {
   const page = useAppStore(selectPage);
   const setPage = useAppStore((s) => s.setPage);
