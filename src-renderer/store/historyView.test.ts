@@ -92,6 +92,9 @@ describe('toHistoryFilter', () => {
   it('asks for everything when nothing is chosen', () => {
     expect(toHistoryFilter(EMPTY_FILTER, now)).toEqual({ ok: true, filter: {} });
     expect(isFilterEmpty(EMPTY_FILTER)).toBe(true);
+    expect(isFilterEmpty({ ...EMPTY_FILTER, range: 'custom' })).toBe(true);
+    expect(isFilterEmpty({ ...EMPTY_FILTER, range: 'custom', to: '2026-01-01' })).toBe(false);
+    expect(isFilterEmpty({ ...EMPTY_FILTER, tool: 'move' })).toBe(false);
   });
 
   it('sends statuses in one fixed order, without repeats, and the tool', () => {

@@ -100,7 +100,14 @@ export interface HistoryFilterInput {
 
 export const EMPTY_FILTER: HistoryFilterInput = { statuses: [], tool: null, range: 'any', from: '', to: '' };
 
+/** Whether the controls narrow nothing (a custom range with no dates yet narrows nothing). */
 export function isFilterEmpty(input: HistoryFilterInput): boolean {
+  const range = input.range === 'any' || (input.range === 'custom' && !input.from && !input.to);
+  return input.statuses.length === 0 && input.tool === null && range;
+}
+
+/** Whether the controls are as they start: nothing to clear. */
+export function isFilterDefault(input: HistoryFilterInput): boolean {
   return input.statuses.length === 0 && input.tool === null && input.range === 'any';
 }
 
