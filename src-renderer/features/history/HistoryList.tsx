@@ -167,23 +167,7 @@ export function HistoryList({ returnTo }: { returnTo: string | null }) {
     scrollIntoView(next);
   };
 
-  if (loaded && count === 0) {
-    return (
-      <div className="history-empty" data-testid="history-empty">
-        {isFilterEmpty(filter) ? (
-          <p className="muted">No tasks yet. Every conversation with Homebody is kept here.</p>
-        ) : (
-          <>
-            <p className="muted">No tasks match these filters.</p>
-            <Button variant="ghost" onClick={() => setHistoryFilter(EMPTY_FILTER)}>
-              Clear filters
-            </Button>
-          </>
-        )}
-      </div>
-    );
-  }
-
+  // The scroll container is always there, empty or not: its size is observed from the first render.
   const rows = [];
   for (let index = start; index < end; index++) {
     const entry = entries[index];
@@ -220,6 +204,20 @@ export function HistoryList({ returnTo }: { returnTo: string | null }) {
         setScrollTop(e.currentTarget.scrollTop);
       }}
     >
+      {loaded && count === 0 && (
+        <div className="history-empty" data-testid="history-empty">
+          {isFilterEmpty(filter) ? (
+            <p className="muted">No tasks yet. Every conversation with Homebody is kept here.</p>
+          ) : (
+            <>
+              <p className="muted">No tasks match these filters.</p>
+              <Button variant="ghost" onClick={() => setHistoryFilter(EMPTY_FILTER)}>
+                Clear filters
+              </Button>
+            </>
+          )}
+        </div>
+      )}
       <div ref={sizerRef} className="history-sizer">
         <ul
           ref={rowsRef}
