@@ -144,6 +144,7 @@ describe('browser mode server', () => {
     expect((await post('history.import')).status).toBe(200);
     expect(fake.calls.at(-1)?.[0]).toBe('history.import');
     expect((await post('policy.set')).status).toBe(413);
+    expect((await post('history.delete')).status).toBe(200);
   });
 
   it('keeps static files inside the renderer folder', async () => {

@@ -11,11 +11,17 @@ export const TOKEN_QUERY = 'token';
 export const API_PATH_PREFIX = '/api/';
 export const EVENTS_PATH = '/events';
 
-/** The most bytes one API request may carry; a history import (a whole backup) may carry more. */
+/**
+ * The most bytes one API request may carry. A history import (a whole backup) may carry more, and so may an
+ * export or deletion of a selection (up to 100,000 task ids of up to 64 characters each).
+ */
 export const MAX_REQUEST_BYTES = 1 << 20;
+export const MAX_SELECTION_BYTES = 8 << 20;
 export const MAX_IMPORT_BYTES = 512 << 20;
 export function maxRequestBytes(method: string): number {
-  return method === 'history.import' ? MAX_IMPORT_BYTES : MAX_REQUEST_BYTES;
+  if (method === 'history.import') return MAX_IMPORT_BYTES;
+  if (method === 'history.delete' || method === 'history.export') return MAX_SELECTION_BYTES;
+  return MAX_REQUEST_BYTES;
 }
 
 /** The shape the preload exposes as window.homebody. */
