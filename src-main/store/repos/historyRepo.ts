@@ -27,6 +27,10 @@ interface CandidateRow {
   kind: 'message' | 'toolCall';
   ref_id: string;
   created_at: number;
+}
+
+interface HitTaskRow {
+  id: string;
   title: string;
   status: TaskStatus;
   updated_at: number;
@@ -145,9 +149,15 @@ export function createHistoryRepo(db: Db) {
     `INSERT INTO audit_events (at, task_id, call_id, kind, actor, summary, detail_json)
      VALUES (@at, @taskId, @callId, @kind, @actor, @summary, @detail)`,
   );
-  const snippets = db.prepare<[string, string], { doc: number; snippet: string }>(
+  const hitTasks = db.prepare<[string], HitTaskRow>(
+    'SELECT id, title, status, updated_at FROM tasks WHERE id IN (SELECT value FROM json_each(?))',
+  );
+  // One pass over the match, bounded by the hits' rowids, keeping only the hits: the unary + stops the planner
+  // from turning `rowid IN (...)` into one FTS5 lookup per hit, each of which would set the whole query up
+  // again (for a prefix without a prefix index, "please" *, that means merging every matching doclist).
+  const snippets = db.prepare<[string, number, number, string], { doc: number; snippet: string }>(
     `SELECT rowid AS doc, snippet(search_fts, 0, '${SNIPPET_MARKS.open}', '${SNIPPET_MARKS.close}', '…', 20) AS snippet
-     FROM search_fts WHERE search_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+     FROM search_fts WHERE search_fts MATCH ? AND rowid >= ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?))`,
   );
 
   return {
@@ -182,12 +192,15 @@ export function createHistoryRepo(db: Db) {
      */
     search(ftsQuery: string, filter: HistoryFilter, limit: number, now: number): RankedHit[] {
       const params: unknown[] = [ftsQuery];
-      const terms = ['search_fts MATCH ?', ...filterTerms(filter, params)];
+      const filters = filterTerms(filter, params);
+      // Tasks are joined only to filter: a lookup by text id for each of up to SEARCH_CANDIDATES rows cost
+      // more than the full-text match itself, so titles and times are read below for the few tasks that can
+      // make the page. (Every search_docs row has its task: the foreign key deletes it with the task.)
       const candidates = prepared(
-        `SELECT search_fts.rowid AS doc, bm25(search_fts) AS rank, d.task_id, d.kind, d.ref_id, d.created_at,
-           t.title, t.status, t.updated_at
-         FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid JOIN tasks t ON t.id = d.task_id
-         ${where(terms)} ORDER BY search_fts.rowid DESC LIMIT ${SEARCH_CANDIDATES}`,
+        `SELECT search_fts.rowid AS doc, bm25(search_fts) AS rank, d.task_id, d.kind, d.ref_id, d.created_at
+         FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid
+         ${filters.length ? 'JOIN tasks t ON t.id = d.task_id' : ''}
+         ${where(['search_fts MATCH ?', ...filters])} ORDER BY search_fts.rowid DESC LIMIT ${SEARCH_CANDIDATES}`,
       ).all(...params) as CandidateRow[];
 
       const best = new Map<string, { row: CandidateRow; score: number; matches: number }>();
@@ -203,19 +216,36 @@ export function createHistoryRepo(db: Db) {
           }
         }
       }
-      const top = [...best.values()]
-        .sort((a, b) => b.score - a.score || b.row.updated_at - a.row.updated_at)
-        .slice(0, limit);
-      const marked = new Map(
-        snippets.all(ftsQuery, JSON.stringify(top.map((t) => t.row.doc))).map((r) => [r.doc, r.snippet]),
+      // Best score first, ties broken by the task's last activity: every task scoring at least the
+      // limit-th best score is a contender, and only those are looked up.
+      const ranked = [...best.values()].sort((a, b) => b.score - a.score);
+      const last = ranked[limit - 1]?.score ?? -Infinity;
+      const contenders = ranked.filter((e) => e.score >= last);
+      const tasks = new Map(
+        hitTasks.all(JSON.stringify(contenders.map((e) => e.row.task_id))).map((task) => [task.id, task]),
       );
-      return top.map(({ row, score, matches }) => {
+      const top = contenders
+        .flatMap((e) => {
+          const task = tasks.get(e.row.task_id);
+          return task ? [{ ...e, task }] : [];
+        })
+        .sort((a, b) => b.score - a.score || b.task.updated_at - a.task.updated_at)
+        .slice(0, limit);
+      const docs = top.map((t) => t.row.doc);
+      const marked = new Map(
+        docs.length === 0
+          ? []
+          : snippets
+              .all(ftsQuery, Math.min(...docs), Math.max(...docs), JSON.stringify(docs))
+              .map((r) => [r.doc, r.snippet]),
+      );
+      return top.map(({ row, task, score, matches }) => {
         const { text, highlights } = parseSnippet(marked.get(row.doc) ?? '');
         return {
           taskId: row.task_id,
-          title: row.title,
-          status: row.status,
-          updatedAt: row.updated_at,
+          title: task.title,
+          status: task.status,
+          updatedAt: task.updated_at,
           snippet: text,
           highlights,
           score,

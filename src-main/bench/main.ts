@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { intOption, UsageError, usageErrors } from '../cli/args.js';
+import { DEFAULT_MESSAGES_PER_TASK, DEFAULT_TASKS, runHistoryBench } from './historyBench.js';
+import { formatTable, toJson, type SectionReport } from './report.js';
+
+const USAGE = `Usage: npm run bench -- [--json] [--only SECTION]... [--tasks N] [--messages-per-task M]
+
+Sections:
+  history   imports N tasks × M messages (default ${DEFAULT_TASKS.toLocaleString('en-US')} × ${DEFAULT_MESSAGES_PER_TASK}) into a temporary data folder,
+            then times the history list, search (p50, p95), the integrity check and a deletion.
+
+--json prints one JSON object on stdout (progress goes to stderr); otherwise a table.
+npm run -s bench -- --json keeps npm's banner out of stdout.`;
+
+interface BenchArgs {
+  readonly tasks: number | undefined;
+  readonly messagesPerTask: number | undefined;
+  readonly log: (line: string) => void;
+}
+
+/** Every section, in the order they run; a section is a function that returns its report. */
+const SECTIONS: Record<string, (args: BenchArgs) => Promise<SectionReport>> = {
+  history: ({ tasks, messagesPerTask, log }) => runHistoryBench({ tasks, messagesPerTask, log }),
+};
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = usageErrors(() =>
+    parseArgs({
+      args: argv,
+      options: {
+        json: { type: 'boolean', default: false },
+        only: { type: 'string', multiple: true },
+        tasks: { type: 'string' },
+        'messages-per-task': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }),
+  );
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const only = values.only ?? Object.keys(SECTIONS);
+  const unknown = only.filter((name) => !(name in SECTIONS));
+  if (unknown.length) {
+    throw new UsageError(
+      `no section named ${unknown.join(', ')}; the sections are ${Object.keys(SECTIONS).join(', ')}`,
+    );
+  }
+  const args: BenchArgs = {
+    tasks: intOption(values.tasks, 'tasks', 1, 1_000_000),
+    messagesPerTask: intOption(values['messages-per-task'], 'messages-per-task', 1, 1000),
+    log: (line) => process.stderr.write(`${line}\n`),
+  };
+
+  const reports: SectionReport[] = [];
+  for (const name of Object.keys(SECTIONS).filter((n) => only.includes(n))) reports.push(await SECTIONS[name]!(args));
+  process.stdout.write(values.json ? `${JSON.stringify(toJson(reports))}\n` : formatTable(reports));
+  return 0;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`bench: ${error.message}\n\n${USAGE}`);
+  process.exitCode = 2;
+}
