@@ -16,6 +16,12 @@ import { parseExport, prepareForImport, toJsonExport } from './historyExport.js'
 import { toMarkdown } from './markdownExport.js';
 
 export const RETENTION_KEY = 'historyRetentionDays';
+/** Set while a bulk deletion's words may remain in the search index's pages. */
+export const PURGE_PENDING_KEY = 'searchIndexPurgePending';
+/** From this many tasks, a deletion defers the index purge to one rewrite (see `delete`). */
+export const BULK_DELETE_FROM = 20;
+const BULK_DELETE_CHUNK = 500;
+const LARGE_IMPORT_ROWS = 10_000;
 const DAY_MS = 86_400_000;
 export const DEFAULT_SEARCH_LIMIT = 50;
 export const DEFAULT_PAGE_SIZE = 200;
@@ -142,37 +148,72 @@ export class HistoryService {
         detail: report,
       });
     });
+    // A big import is many small index segments: one rewrite makes later deletions ~3x faster. The WAL,
+    // as large as the import, is folded into the database and truncated rather than left on disk.
+    if (report.messages + report.toolCalls >= LARGE_IMPORT_ROWS) store.transaction(() => store.history.purgeIndex());
+    store.checkpoint();
     if (report.imported > 0) this.deps.emit({ type: 'tasks.imported', count: report.imported });
     return report;
   }
 
-  /** Deletes tasks for real. A task whose reply is running is stopped first. Unknown ids are ignored. */
+  /**
+   * Deletes tasks for real. A task whose reply is running is stopped first. Unknown ids are ignored.
+   *
+   * A few tasks go in one transaction with FTS5's secure-delete (each word removed from the index at once).
+   * Many (a retention sweep, "delete everything") would take ~40 ms a task that way, so they go in chunks
+   * that leave tombstones, yielding between chunks so the app stays responsive, and the index is then
+   * rewritten without them. A crash in between leaves a pending-purge mark that the next start honours.
+   */
   async delete(taskIds: readonly string[], by: 'user' | 'cli' | 'system' = 'user'): Promise<number> {
     const ids = [...new Set(taskIds)];
     for (const id of ids) if (this.deps.isRunning?.(id)) await this.deps.stopTask?.(id);
     const { store } = this.deps;
-    const deleted = store.transaction(() => {
-      const n = store.history.deleteTasks(ids);
-      // The audit log keeps that a deletion happened, never what was deleted (titles are content too).
-      if (n > 0) this.auditDeletion(n, by);
-      return n;
-    });
+    let deleted = 0;
+    if (ids.length < BULK_DELETE_FROM) {
+      deleted = store.transaction(() => {
+        const n = store.history.deleteTasks(ids);
+        // The audit log keeps that a deletion happened, never what was deleted (titles are content too).
+        if (n > 0) this.auditDeletion(n, by);
+        return n;
+      });
+    } else {
+      for (let i = 0; i < ids.length; i += BULK_DELETE_CHUNK) {
+        const chunk = ids.slice(i, i + BULK_DELETE_CHUNK);
+        deleted += store.transaction(() => {
+          store.settings.set(PURGE_PENDING_KEY, true);
+          return store.history.deleteTasksDeferringPurge(chunk);
+        });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      store.transaction(() => {
+        if (deleted > 0) this.auditDeletion(deleted, by);
+        this.purgeIndexNow();
+      });
+    }
     store.checkpoint();
     if (deleted > 0) this.deps.emit({ type: 'tasks.deleted', taskIds: ids, all: false });
     return deleted;
   }
 
   async deleteAll(by: 'user' | 'cli' = 'user'): Promise<number> {
-    const { store } = this.deps;
-    for (const id of store.tasks.runningIds()) await this.deps.stopTask?.(id);
-    const deleted = store.transaction(() => {
-      const n = store.history.deleteAll();
-      this.auditDeletion(n, by, true);
-      return n;
-    });
-    store.checkpoint();
+    const ids = this.deps.store.history.allIds();
+    const deleted = await this.delete(ids, by);
     this.deps.emit({ type: 'tasks.deleted', taskIds: [], all: true });
     return deleted;
+  }
+
+  /** Finishes a bulk deletion a crash interrupted: its words may still sit in the index's pages. */
+  resumePendingPurge(): boolean {
+    const { store } = this.deps;
+    if (store.settings.get(PURGE_PENDING_KEY) !== true) return false;
+    store.transaction(() => this.purgeIndexNow());
+    store.checkpoint();
+    return true;
+  }
+
+  private purgeIndexNow(): void {
+    this.deps.store.history.purgeIndex();
+    this.deps.store.settings.delete(PURGE_PENDING_KEY);
   }
 
   retention(): { days: number | null } {

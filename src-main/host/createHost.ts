@@ -287,6 +287,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     },
   };
 
+  recoverOrNotice('the search index after a deletion', () => void history.resumePendingPurge(), notices);
   // The retention period is applied at start and then hourly, so old tasks go even in an app left open.
   const applyRetention = () =>
     history.applyRetention().catch((error: unknown) => console.error('[host] retention failed:', error));
