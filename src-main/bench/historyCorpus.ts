@@ -1,4 +1,5 @@
 import type { AuditEvent, ExportedTask, Message, ToolCall } from '../../src-shared/contract/index.js';
+import { mulberry32 } from '../llm/synthetic/prng.js';
 
 /**
  * A made-up but realistic history for the benchmark: tasks of alternating user and assistant messages whose
@@ -11,17 +12,8 @@ import type { AuditEvent, ExportedTask, Message, ToolCall } from '../../src-shar
  * of them must find exactly those tasks.
  */
 
-/** mulberry32: a small, fast, seeded PRNG with uniform output in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The generated models' seeded PRNG (mulberry32): uniform output in [0, 1). */
+export const seededRandom = mulberry32;
 
 const words = (text: string): string[] => text.trim().split(/\s+/u);
 
