@@ -8,14 +8,9 @@ import type {
 } from '../../../src-shared/contract/index.js';
 import type { Db } from '../db.js';
 import { SNIPPET_MARKS, parseSnippet } from '../searchQuery.js';
+import { toTask, type TaskRow } from './tasksRepo.js';
 
-interface EntryRow {
-  id: string;
-  title: string;
-  status: TaskStatus;
-  created_at: number;
-  updated_at: number;
-  message_count: number;
+interface EntryRow extends TaskRow {
   tools: string | null;
   waiting: number;
 }
@@ -94,12 +89,7 @@ function filterTerms(filter: HistoryFilter, params: unknown[]): string[] {
 const where = (terms: string[]) => (terms.length ? `WHERE ${terms.join(' AND ')}` : '');
 
 const toEntry = (row: EntryRow): HistoryEntry => ({
-  id: row.id,
-  title: row.title,
-  status: row.status,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  messageCount: row.message_count,
+  ...toTask(row),
   tools: row.tools ? row.tools.split(TOOL_SEPARATOR) : [],
   waitingCalls: row.waiting,
 });

@@ -1,7 +1,7 @@
 import type { TaskStatus, TaskSummary } from '../../../src-shared/contract/index.js';
 import type { Db } from '../db.js';
 
-interface TaskRow {
+export interface TaskRow {
   id: string;
   title: string;
   status: TaskStatus;
@@ -10,7 +10,7 @@ interface TaskRow {
   message_count: number;
 }
 
-const toTask = (row: TaskRow): TaskSummary => ({
+export const toTask = (row: TaskRow): TaskSummary => ({
   id: row.id,
   title: row.title,
   status: row.status,
