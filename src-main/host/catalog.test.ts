@@ -5,10 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalog } from './catalog.js';
 
 describe('loadCatalog', () => {
-  it('offers BotPsy in Q4, Q8 and bf16 from resources/', () => {
+  it('offers BotPsy in Q4, Q8 and bf16 and its base Qwen3.5 0.8B from resources/', () => {
     const catalog = loadCatalog();
-    expect(catalog.map((m) => m.quantization)).toEqual(['Q4_K_M', 'Q8_0', 'BF16']);
-    expect(catalog.every((m) => m.uri.startsWith('hf:') && m.availability === 'download-later')).toBe(true);
+    expect(catalog.map((m) => m.id)).toEqual([
+      'botpsy-0.8b-q4',
+      'botpsy-0.8b-q8',
+      'botpsy-0.8b-bf16',
+      'qwen3.5-0.8b-q8',
+    ]);
+    expect(catalog.every((m) => m.uri.startsWith('hf:') && m.uri.endsWith('.gguf'))).toBe(true);
+    const ids = new Set(catalog.map((m) => m.id));
+    expect(catalog.every((m) => m.baseId === null || ids.has(m.baseId))).toBe(true);
   });
 
   it('names what is wrong with a broken catalog', () => {

@@ -75,6 +75,11 @@ export function defaultReplyOptions(env: NodeJS.ProcessEnv = process.env): Reply
   };
 }
 
+// Being implemented (the model manager); answers a clear error until then.
+const notYet = async (): Promise<never> => {
+  throw new HomebodyError('INVALID_REQUEST', 'not yet');
+};
+
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.length ? issue.path.join('.') : 'request'}: ${issue.message}`)
@@ -227,6 +232,15 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'history.deleteAll': async () => ({ deleted: await history.deleteAll() }),
     'history.retention': async () => history.retention(),
     'history.setRetention': async ({ days }) => history.setRetention(days),
+    'models.list': notYet,
+    'models.download': notYet,
+    'models.pause': notYet,
+    'models.resume': notYet,
+    'models.cancel': notYet,
+    'models.add': notYet,
+    'models.verify': notYet,
+    'models.remove': notYet,
+    'models.activate': notYet,
   };
 
   async function invoke<M extends ApiMethod>(method: M, raw: unknown): Promise<ApiResponse<M>> {

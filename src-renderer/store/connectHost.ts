@@ -34,6 +34,10 @@ export function connectHost(
           if (state.historyLoaded) void state.loadHistory();
           return;
         }
+        case 'download.progress':
+        case 'models.changed':
+          // The Models page's events; not handled by the store yet.
+          return;
         default:
           return event satisfies never;
       }

@@ -150,6 +150,10 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
     case 'tasks.imported':
       // The new tasks are fetched by the caller (connectHost): an event cannot carry thousands of them.
       return {};
+    case 'download.progress':
+    case 'models.changed':
+      // The Models page's events; not handled by the store yet.
+      return {};
     default:
       return event satisfies never;
   }

@@ -8,9 +8,12 @@ import type {
   HomebodyApi,
   HostEvent,
   HostEventOf,
+  LocalModel,
   Message,
+  ModelsListing,
   ModelState,
   Policy,
+  RemoveModelResult,
   PolicyMode,
   AuditEvent,
   ImportReport,
@@ -85,7 +88,7 @@ export interface ChatActions {
   dismissChatError(): void;
 }
 
-export type Page = 'chat' | 'history' | 'approvals' | 'settings' | 'audit';
+export type Page = 'chat' | 'history' | 'approvals' | 'settings' | 'audit' | 'models';
 
 /** What a tool-call action answers: null when it worked, otherwise the error to show in place. */
 export type ActionResult = AppError | null;
@@ -254,6 +257,34 @@ export interface SearchActions {
   clearFocusTarget(): void;
 }
 
+export interface ModelsData {
+  /** The catalog with each entry's download, the models on disk, unfinished downloads; null until loaded. */
+  modelsListing: ModelsListing | null;
+  modelsLoading: boolean;
+  /** Loading the listing failed. */
+  modelsError: AppError | null;
+  /** Calls in flight, by key (`download:<catalogId>`, `pause:<downloadId>`, `activate:<modelId>`, `add`, ...). */
+  modelsPending: ReadonlySet<string>;
+  /** The last failed action, shown in place by its key (a catalog id, a model id, or `add`). */
+  modelsActionErrors: Readonly<Record<string, AppError>>;
+}
+export interface ModelsActions {
+  loadModels(): Promise<void>;
+  downloadModel(catalogId: string): Promise<ActionResult>;
+  pauseDownload(downloadId: string, errorKey: string): Promise<ActionResult>;
+  resumeDownload(downloadId: string, errorKey: string): Promise<ActionResult>;
+  cancelDownload(downloadId: string, errorKey: string): Promise<ActionResult>;
+  /** Adds a GGUF file by path, left where it is. */
+  addModel(path: string): Promise<Outcome<LocalModel>>;
+  /** Electron: the system's file dialog, then addModel; null when the user closed the dialog. */
+  chooseAndAddModel(): Promise<Outcome<LocalModel> | null>;
+  removeModel(modelId: string): Promise<Outcome<RemoveModelResult>>;
+  /** Makes the model active; answers at once, the load is followed through `model.state` events. */
+  activateModel(modelId: string): Promise<ActionResult>;
+  verifyModel(modelId: string): Promise<ActionResult>;
+  dismissModelsError(key: string): void;
+}
+
 export interface RootActions {
   /** Start-up: app info, model state, catalog, task list, and the task open before a reload. */
   init(): Promise<void>;
@@ -271,7 +302,8 @@ export type AppData = ModelData &
   SettingsData &
   AuditData &
   HistoryData &
-  SearchData;
+  SearchData &
+  ModelsData;
 export type AppState = AppData &
   HistoryActions &
   SearchActions &
@@ -283,6 +315,7 @@ export type AppState = AppData &
   ApprovalsActions &
   SettingsActions &
   AuditActions &
+  ModelsActions &
   RootActions;
 
 export const OPEN_TASK_KEY = 'homebody.openTaskId';

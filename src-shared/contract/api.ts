@@ -3,6 +3,7 @@ import { TaskDetailSchema, TaskSummarySchema } from './chat.js';
 import { AppErrorSchema } from './errors.js';
 import { historyApiSchemas } from './history.js';
 import { CatalogEntrySchema, ModelStateSchema } from './model.js';
+import { modelsApiSchemas } from './models.js';
 import {
   AuditEventSchema,
   GrantedFolderSchema,
@@ -98,6 +99,7 @@ export const apiSchemas = {
     response: z.object({ events: z.array(AuditEventSchema) }),
   },
   ...historyApiSchemas,
+  ...modelsApiSchemas,
 } as const;
 
 export type ApiSchemas = typeof apiSchemas;

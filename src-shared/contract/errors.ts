@@ -9,6 +9,18 @@ export const ErrorCodeSchema = z.enum([
   'MODEL_UNSUPPORTED',
   'MODEL_LOAD_FAILED',
   'NO_MODEL',
+  /** models.*: no catalog entry has that id. */
+  'UNKNOWN_CATALOG_ENTRY',
+  /** models.download / models.add: that model is already on disk (the message names it). */
+  'MODEL_ALREADY_PRESENT',
+  /** models.pause/resume/cancel: no download has that id. */
+  'DOWNLOAD_NOT_FOUND',
+  /** A download could not complete (not found on the server, no connection, disk full...); the message says why. */
+  'DOWNLOAD_FAILED',
+  /** A downloaded or verified file's size or sha256 is not the expected one; the message names both. */
+  'CHECKSUM_MISMATCH',
+  /** The egress guard refused a connection (offline mode, or a URL that is not http/https). */
+  'NETWORK_BLOCKED',
   'TASK_NOT_FOUND',
   'TASK_BUSY',
   'CONTEXT_OVERFLOW',

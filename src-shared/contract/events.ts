@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MessageSchema, TaskSummarySchema } from './chat.js';
 import { ModelStateSchema } from './model.js';
+import { DownloadProgressEventSchema, ModelsChangedEventSchema } from './models.js';
 import { ToolCallSchema } from './tools.js';
 
 /**
@@ -25,6 +26,10 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tasks.deleted'), taskIds: z.array(z.string()), all: z.boolean() }),
   /** Tasks were added by an import. */
   z.object({ type: z.literal('tasks.imported'), count: z.number().int().nonnegative() }),
+  /** A download's bytes, speed, time left or state changed (throttled to a few per second while downloading). */
+  DownloadProgressEventSchema,
+  /** The models listing changed; carries it whole. */
+  ModelsChangedEventSchema,
 ]);
 export type HostEvent = z.infer<typeof HostEventSchema>;
 export type HostEventType = HostEvent['type'];

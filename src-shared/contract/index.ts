@@ -4,5 +4,6 @@ export * from './errors.js';
 export * from './events.js';
 export * from './history.js';
 export * from './model.js';
+export * from './models.js';
 export * from './transport.js';
 export * from './tools.js';

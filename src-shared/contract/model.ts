@@ -22,18 +22,32 @@ export const ModelStateSchema = z.discriminatedUnion('status', [
 ]);
 export type ModelState = z.infer<typeof ModelStateSchema>;
 
+/** A SHA-256 digest as 64 lowercase hex characters. */
+export const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 digest is 64 lowercase hex characters');
+
+/**
+ * One model Homebody offers for download (resources/models/catalog.json). Every entry is downloadable; what is not
+ * known about it yet is said truthfully: a null size or sha256, and `uriConfirmed: false` when the file's location
+ * could not be confirmed (the download may then fail with "not found" until the catalog is corrected).
+ */
 export const CatalogEntrySchema = z.object({
-  id: z.string(),
+  id: z.string().min(1).max(200),
   family: z.string(),
   name: z.string(),
   quantization: z.string(),
-  /** Download size in bytes; null until confirmed. */
+  /** Download size in bytes; null until confirmed. Checked before use when known. */
   sizeBytes: z.number().int().positive().nullable(),
+  /** The file's sha256; null until confirmed. Checked before use when known. */
+  sha256: Sha256Schema.nullable(),
   licence: z.string(),
   suits: z.string(),
-  /** A node-llama-cpp model URI (hf:owner/repo/file.gguf). */
-  uri: z.string(),
+  /** A node-llama-cpp model URI (`hf:owner/repo/file.gguf`) or an http(s) URL. */
+  uri: z.string().min(1),
+  /** False while the URI's repository and file name have not been confirmed against the model card. */
+  uriConfirmed: z.boolean(),
+  /** The model card (a web page for people). */
   card: z.string(),
-  availability: z.literal('download-later'),
+  /** The catalog id of the model this one was fine-tuned from (BotPsy: Qwen3.5-0.8B); null for a base model. */
+  baseId: z.string().nullable(),
 });
 export type CatalogEntry = z.infer<typeof CatalogEntrySchema>;
