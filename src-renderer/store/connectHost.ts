@@ -24,6 +24,8 @@ export function connectHost(
         case 'message.finished':
         case 'toolcall.updated':
         case 'tasks.deleted':
+        case 'download.progress':
+        case 'models.changed':
           buffer.flush();
           store.getState().applyEvent(event);
           return;
@@ -34,10 +36,6 @@ export function connectHost(
           if (state.historyLoaded) void state.loadHistory();
           return;
         }
-        case 'download.progress':
-        case 'models.changed':
-          // The Models page's events; not handled by the store yet.
-          return;
         default:
           return event satisfies never;
       }

@@ -6,6 +6,7 @@ import { createChatSlice } from './chatSlice.js';
 import { createHistorySlice } from './historySlice.js';
 import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
 import { createModelSlice } from './modelSlice.js';
+import { createModelsSlice } from './modelsSlice.js';
 import { createSearchSlice } from './searchSlice.js';
 import { createSettingsSlice } from './settingsSlice.js';
 import { createTasksSlice, TASK_LIST_LIMIT } from './tasksSlice.js';
@@ -26,6 +27,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createAuditSlice(deps)(set, get, store),
     ...createHistorySlice(deps)(set, get, store),
     ...createSearchSlice(deps)(set, get, store),
+    ...createModelsSlice(deps)(set, get, store),
 
     async init() {
       const { api } = deps;
@@ -58,7 +60,15 @@ export function createAppStore(deps: StoreDeps): AppStore {
       );
       // The History page's list may have missed deletions and new tasks too.
       const history = get().historyLoaded ? get().loadHistory() : undefined;
-      await Promise.all([modelState, get().loadTasks(), get().reloadOpenTask(), get().loadApprovals(), history]);
+      const models = get().modelsListing !== null ? get().loadModels() : undefined;
+      await Promise.all([
+        modelState,
+        get().loadTasks(),
+        get().reloadOpenTask(),
+        get().loadApprovals(),
+        history,
+        models,
+      ]);
     },
 
     applyEvent(event) {

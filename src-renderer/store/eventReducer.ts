@@ -1,5 +1,6 @@
 import type { HostEvent, Message, TaskSummary, ToolCall } from '../../src-shared/contract/index.js';
 import { applyTaskUpdate, withoutTasks } from './historyView.js';
+import { applyDownloadProgress } from './modelsView.js';
 import type { AppData, MessageDelta } from './types.js';
 
 /** Inserts or replaces a task summary, keeping the list newest first. */
@@ -150,10 +151,12 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
     case 'tasks.imported':
       // The new tasks are fetched by the caller (connectHost): an event cannot carry thousands of them.
       return {};
-    case 'download.progress':
+    case 'download.progress': {
+      const listing = state.modelsListing && applyDownloadProgress(state.modelsListing, event);
+      return listing ? { modelsListing: listing } : {};
+    }
     case 'models.changed':
-      // The Models page's events; not handled by the store yet.
-      return {};
+      return { modelsListing: event.listing, modelsError: null };
     default:
       return event satisfies never;
   }

@@ -72,9 +72,7 @@ export const createModelsSlice =
       },
 
       async downloadModel(catalogId) {
-        return result(
-          await act(`download:${catalogId}`, catalogId, () => deps.api['models.download']({ catalogId })),
-        );
+        return result(await act(`download:${catalogId}`, catalogId, () => deps.api['models.download']({ catalogId })));
       },
 
       async pauseDownload(downloadId, errorKey) {
@@ -82,15 +80,11 @@ export const createModelsSlice =
       },
 
       async resumeDownload(downloadId, errorKey) {
-        return result(
-          await act(`resume:${downloadId}`, errorKey, () => deps.api['models.resume']({ id: downloadId })),
-        );
+        return result(await act(`resume:${downloadId}`, errorKey, () => deps.api['models.resume']({ id: downloadId })));
       },
 
       async cancelDownload(downloadId, errorKey) {
-        return result(
-          await act(`cancel:${downloadId}`, errorKey, () => deps.api['models.cancel']({ id: downloadId })),
-        );
+        return result(await act(`cancel:${downloadId}`, errorKey, () => deps.api['models.cancel']({ id: downloadId })));
       },
 
       async addModel(path) {
