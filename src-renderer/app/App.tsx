@@ -3,6 +3,7 @@ import { ApprovalsPage } from '../features/approvals/ApprovalsPage.js';
 import { AuditPage } from '../features/audit/AuditPage.js';
 import { ChatView } from '../features/chat/ChatView.js';
 import { HistoryPage } from '../features/history/HistoryPage.js';
+import { ModelsPage } from '../features/models/ModelsPage.js';
 import { TaskSidebar } from '../features/history/TaskSidebar.js';
 import { Onboarding } from '../features/onboarding/Onboarding.js';
 import { SearchPalette } from '../features/search/SearchPalette.js';
@@ -52,6 +53,8 @@ export function App() {
           <SettingsPage />
         ) : page === 'audit' ? (
           <AuditPage />
+        ) : page === 'models' ? (
+          <ModelsPage />
         ) : (
           <MainView view={view} />
         )}

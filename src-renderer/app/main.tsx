@@ -8,6 +8,7 @@ import { App } from './App.js';
 import './app.css';
 import './tools.css';
 import './history.css';
+import './models.css';
 
 const client = createHostClient();
 const store = createAppStore({ api: client.api, storage: sessionKeyValueStore() });

@@ -60,6 +60,7 @@ const PAGES: readonly { page: Page; label: string }[] = [
   { page: 'approvals', label: 'Approvals' },
   { page: 'settings', label: 'Settings' },
   { page: 'audit', label: 'Audit log' },
+  { page: 'models', label: 'Models' },
 ];
 
 /** Chat, History, Approvals (with how many calls wait), Settings, Audit log. */
