@@ -8,6 +8,13 @@ export interface EngineConfig {
   readonly contextSize: number;
   readonly gpu: GpuChoice;
   readonly systemPrompt: string;
+  /**
+   * Where the evaluated system prompt + tool definitions are saved (context sequence state files), so a restart
+   * does not evaluate them again. Without it they are kept in memory only.
+   */
+  readonly prefixCacheDir?: string;
+  /** Where the engine reports what it recovered from (an unusable cache file); console.warn by default. */
+  readonly log?: (line: string) => void;
 }
 
 export const DEFAULT_SYSTEM_PROMPT =

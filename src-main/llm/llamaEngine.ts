@@ -16,6 +16,7 @@ import { HomebodyError, type AppError, type ModelInfo, type ModelState } from '.
 import type { EngineConfig } from './engineConfig.js';
 import type { ChatEngine, GenerateOptions, GenerateResult, GenerateStopReason, ScriptedCall } from './engineTypes.js';
 import { inspectGguf } from './gguf/ggufInspect.js';
+import { ensurePrefix, modelFileIdentity, PrefixStateCache, sharedPrefixTokens } from './prefixCache.js';
 import { SerialQueue } from './serialQueue.js';
 import { SYNTHETIC_MODEL_KEY } from './synthetic/makeModel.js';
 
@@ -25,6 +26,8 @@ interface Loaded {
   /** The one sequence, kept across replies so the evaluated prefix (system prompt, earlier turns) is reused. */
   readonly sequence: LlamaContextSequence;
   readonly info: ModelInfo;
+  /** The model file's identity (path, size, modification time), part of every prefix cache key. */
+  readonly identity: string;
 }
 
 function toAppError(error: unknown, fallback: AppError['code'], path: string): AppError {
@@ -130,8 +133,16 @@ export class LlamaEngine implements ChatEngine {
   private readonly listeners = new Set<(state: ModelState) => void>();
   private readonly queue = new SerialQueue();
   private activeGeneration: AbortController | undefined;
+  private readonly prefixCache: PrefixStateCache | undefined;
 
-  constructor(private readonly config: EngineConfig) {}
+  constructor(private readonly config: EngineConfig) {
+    if (config.prefixCacheDir) {
+      this.prefixCache = new PrefixStateCache({
+        dir: config.prefixCacheDir,
+        log: config.log ?? ((line) => console.warn(line)),
+      });
+    }
+  }
 
   get state(): ModelState {
     return this.current;
@@ -199,7 +210,7 @@ export class LlamaEngine implements ChatEngine {
           synthetic: summary.metadata.get(SYNTHETIC_MODEL_KEY) === true,
           gpu: llama.gpu === false ? 'cpu' : llama.gpu,
         };
-        this.loaded = { model, context, sequence: context.getSequence(), info };
+        this.loaded = { model, context, sequence: context.getSequence(), info, identity: modelFileIdentity(path) };
         this.setState({ status: 'ready', info });
       } catch (error) {
         this.setState({ status: 'error', path, error: toAppError(error, 'MODEL_LOAD_FAILED', path) });
@@ -229,16 +240,27 @@ export class LlamaEngine implements ChatEngine {
       const script: ScriptState = { handled: 0, params: '', inFlight: 0, finished: false, overrun: false };
       const session = new LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
       try {
-        session.setChatHistory(this.chatHistory(options));
+        const history = this.chatHistory(options);
+        session.setChatHistory(history);
+        const toolOptions = this.toolOptions(loaded, options, controller, script);
         const meterBefore = sequence.tokenMeter.getState();
         const started = performance.now();
+        // The system prompt and tool definitions every task starts with: kept in the sequence, else loaded from
+        // their saved state, else evaluated (and saved) before the prompt, which then evaluates only its own part.
+        await ensurePrefix({
+          sequence,
+          tokens: sharedPrefixTokens(session.chatWrapper, loaded.model.tokenizer, history[0]!, toolOptions.functions),
+          cache: this.prefixCache,
+          model: loaded.identity,
+          signal: controller.signal,
+        });
         let firstChunkAt: number | undefined;
         let text = '';
         let reasoning = '';
         let stopReason: GenerateStopReason = 'aborted';
         try {
           const result = await session.promptWithMeta(options.prompt, {
-            ...this.toolOptions(loaded, options, controller, script),
+            ...toolOptions,
             maxTokens: options.maxTokens,
             temperature: options.temperature,
             signal: controller.signal,
