@@ -99,7 +99,12 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   );
   const { store } = opened;
   const notices: AppError[] = [...opened.notices];
-  const engine: ChatEngine = new LlamaEngine({ ...defaultEngineConfig(), ...options.engineConfig });
+  const engine: ChatEngine = new LlamaEngine({
+    ...defaultEngineConfig(),
+    // The evaluated system prompt + tool definitions, saved so a restart does not evaluate them again.
+    prefixCacheDir: join(options.dataDir, 'prefix-cache'),
+    ...options.engineConfig,
+  });
   const events = new EventEmitter<{ event: [HostEvent] }>();
   events.setMaxListeners(0);
   const emit = (event: HostEvent) => events.emit('event', event);
