@@ -1,6 +1,7 @@
 import { HomebodyError } from '../../src-shared/contract/index.js';
 import { UsageError } from './args.js';
 import { APPROVALS_USAGE, approvalsCommand } from './approvalsCommand.js';
+import { DOCTOR_USAGE, doctorCommand } from './doctorCommand.js';
 import { HISTORY_USAGE, historyCommand } from './historyCommand.js';
 import { MAKE_MODEL_USAGE, makeModelCommand } from './makeModelCommand.js';
 import { POLICY_USAGE, policyCommand } from './policyCommand.js';
@@ -25,6 +26,8 @@ Usage:
 
   ${HISTORY_USAGE.replaceAll('\n', '\n  ')}
 
+  ${DOCTOR_USAGE.replaceAll('\n', '\n  ')}
+
 --data-dir (or HOMEBODY_DATA_DIR) sets the data folder for every command.`;
 
 const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
@@ -35,6 +38,7 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   approvals: approvalsCommand,
   policy: policyCommand,
   history: historyCommand,
+  doctor: doctorCommand,
 };
 
 /** The headless Homebody: the same Host as the app, without a window. */

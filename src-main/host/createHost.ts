@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
 import {
+  BenchResultSchema,
   HomebodyError,
   PolicySchema,
   apiSchemas,
@@ -11,6 +12,7 @@ import {
   type ApiResponse,
   type ApiResult,
   type AppError,
+  type BenchResult,
   type HostEvent,
   type Policy,
   type ToolCall,
@@ -32,6 +34,9 @@ import { HistoryService } from '../history/historyService.js';
 import { appRoot, appVersion } from '../util/appPaths.js';
 import { loadCatalog } from './catalog.js';
 import { recoverOrNotice } from './startupRecovery.js';
+import { Doctor } from '../llm/doctor.js';
+import { overridesFrom } from '../llm/modelSettings.js';
+import { ModelSettingsService } from './modelSettingsService.js';
 import type { Host, HostOptions } from './hostTypes.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
@@ -41,6 +46,8 @@ const POLICY_KEY = 'policy';
 type Handlers = { [M in ApiMethod]: (request: z.output<(typeof apiSchemas)[M]['request']>) => Promise<ApiResponse<M>> };
 
 export interface HostInternals extends Host {
+  readonly doctor: Doctor;
+  readonly modelSettings: ModelSettingsService;
   readonly store: Store;
   readonly engine: ChatEngine;
   readonly chat: ChatRunner;
@@ -99,12 +106,31 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   );
   const { store } = opened;
   const notices: AppError[] = [...opened.notices];
-  const engine: ChatEngine = new LlamaEngine({
-    ...defaultEngineConfig(),
-    // The evaluated system prompt + tool definitions, saved so a restart does not evaluate them again.
-    prefixCacheDir: join(options.dataDir, 'prefix-cache'),
-    ...options.engineConfig,
+  // Saved model settings apply at every load; environment variables and the caller's options win over them.
+  const modelSettings: ModelSettingsService = new ModelSettingsService({
+    settings: store.settings,
+    modelState: () => engine.state,
+    overrides: overridesFrom(process.env, {
+      ...(options.engineConfig?.contextSize ? { contextSize: options.engineConfig.contextSize } : {}),
+      ...(options.engineConfig?.threads ? { threads: options.engineConfig.threads } : {}),
+      ...(options.reply?.temperature === undefined ? {} : { temperature: options.reply.temperature }),
+      gpuOff: options.engineConfig?.gpu === false,
+    }),
+    reload: async (path) => {
+      await chat.stopAll();
+      return engine.load(path);
+    },
   });
+  const llamaEngine = new LlamaEngine(
+    {
+      ...defaultEngineConfig(),
+      // The evaluated system prompt + tool definitions, saved so a restart does not evaluate them again.
+      prefixCacheDir: join(options.dataDir, 'prefix-cache'),
+      ...options.engineConfig,
+    },
+    () => modelSettings.loadSettings(),
+  );
+  const engine: ChatEngine = llamaEngine;
   const events = new EventEmitter<{ event: [HostEvent] }>();
   events.setMaxListeners(0);
   const emit = (event: HostEvent) => events.emit('event', event);
@@ -167,6 +193,20 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     if (state.status === 'ready') store.settings.set(LAST_MODEL_KEY, state.info.path);
   });
 
+  const BENCH_KEY = 'doctorBench';
+  const doctor = new Doctor({
+    engine: llamaEngine,
+    cacheDir: join(options.dataDir, 'cache'),
+    modelsDir: join(options.dataDir, 'models'),
+    catalog: () => catalog,
+    settings: () => modelSettings.view(),
+    lastBench: () => {
+      const saved = BenchResultSchema.safeParse(store.settings.get(BENCH_KEY));
+      return saved.success ? saved.data : null;
+    },
+    saveBench: (bench: BenchResult) => store.settings.set(BENCH_KEY, bench),
+  });
+
   const handlers: Handlers = {
     'tools.list': async () => registry.info(),
     'toolcalls.answer': async ({ id, answer, reason }) => callOf(await tools.answerPrompt(id, answer, reason ?? null)),
@@ -218,7 +258,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       return { path: await options.chooseModelFile() };
     },
     'chat.send': async ({ taskId, text }) => {
-      const sent = chat.send(taskId, text, reply);
+      const sent = chat.send(taskId, text, { ...reply, temperature: modelSettings.effective().temperature });
       return { taskId: sent.taskId, userMessageId: sent.userMessageId, assistantMessageId: sent.assistantMessageId };
     },
     'chat.stop': async ({ taskId }) => ({ stopped: await chat.stop(taskId) }),
@@ -246,6 +286,10 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'models.verify': notYet,
     'models.remove': notYet,
     'models.activate': notYet,
+    'doctor.report': async () => doctor.report(),
+    'doctor.bench': async ({ catalogId }) => doctor.bench(catalogId),
+    'modelSettings.get': async () => modelSettings.view(),
+    'modelSettings.set': async ({ settings }) => modelSettings.set(settings),
   };
 
   async function invoke<M extends ApiMethod>(method: M, raw: unknown): Promise<ApiResponse<M>> {
@@ -286,6 +330,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     tools,
     registry,
     history,
+    doctor,
+    modelSettings,
     notices,
     policy: () => policy,
     setPolicy,

@@ -20,6 +20,13 @@ import { ensurePrefix, modelFileIdentity, PrefixStateCache, sharedPrefixTokens }
 import { SerialQueue } from './serialQueue.js';
 import { SYNTHETIC_MODEL_KEY } from './synthetic/makeModel.js';
 
+/** The user's model settings that apply when a model loads (see modelSettings.ts); read at every load. */
+export interface LoadSettings {
+  readonly contextSize: number;
+  readonly gpuLayers: 'auto' | number;
+  readonly threads: number;
+}
+
 interface Loaded {
   readonly model: LlamaModel;
   readonly context: LlamaContext;
@@ -135,7 +142,10 @@ export class LlamaEngine implements ChatEngine {
   private activeGeneration: AbortController | undefined;
   private readonly prefixCache: PrefixStateCache | undefined;
 
-  constructor(private readonly config: EngineConfig) {
+  constructor(
+    private readonly config: EngineConfig,
+    private readonly loadSettings?: () => LoadSettings,
+  ) {
     if (config.prefixCacheDir) {
       this.prefixCache = new PrefixStateCache({
         dir: config.prefixCacheDir,
@@ -158,6 +168,11 @@ export class LlamaEngine implements ChatEngine {
     for (const listener of this.listeners) listener(state);
   }
 
+  /** The llama.cpp runtime this engine uses (started on first use), for the Doctor's probes and benchmark. */
+  runtime(): Promise<Llama> {
+    return this.getLlama();
+  }
+
   private getLlama(): Promise<Llama> {
     this.llama ??= getLlama({
       gpu: this.config.gpu,
@@ -178,9 +193,13 @@ export class LlamaEngine implements ChatEngine {
       try {
         const summary = inspectGguf(path);
         const llama = await this.getLlama();
+        const tuning = this.loadSettings?.();
+        const threads = tuning?.threads ?? this.config.threads;
+        if (llama.maxThreads !== threads) llama.maxThreads = threads;
         let reported = 0;
         const model = await llama.loadModel({
           modelPath: path,
+          ...(tuning && llama.gpu !== false ? { gpuLayers: tuning.gpuLayers } : {}),
           onLoadProgress: (progress) => {
             // Progress arrives per tensor; a percent step is enough for a progress bar.
             if (progress - reported >= 0.01 || progress === 1) {
@@ -192,8 +211,8 @@ export class LlamaEngine implements ChatEngine {
         let context: LlamaContext;
         try {
           context = await model.createContext({
-            contextSize: Math.min(this.config.contextSize, model.trainContextSize),
-            threads: this.config.threads,
+            contextSize: Math.min(tuning?.contextSize ?? this.config.contextSize, model.trainContextSize),
+            threads,
             sequences: 1,
           });
         } catch (error) {

@@ -104,7 +104,11 @@ export function parseSaved(raw: unknown): SavedModelSettings {
 }
 
 /** Defaults, then what the user saved, then the overrides. */
-export function resolveSettings(defaults: ModelSettings, saved: SavedModelSettings, overrides: Overrides): ModelSettings {
+export function resolveSettings(
+  defaults: ModelSettings,
+  saved: SavedModelSettings,
+  overrides: Overrides,
+): ModelSettings {
   const effective: ModelSettings = { ...defaults, ...saved };
   for (const [key, override] of Object.entries(overrides) as [ModelSettingKey, { value: number | string }][]) {
     (effective as Record<ModelSettingKey, unknown>)[key] = override.value;

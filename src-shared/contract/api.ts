@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TaskDetailSchema, TaskSummarySchema } from './chat.js';
+import { doctorApiSchemas } from './doctor.js';
 import { AppErrorSchema } from './errors.js';
 import { historyApiSchemas } from './history.js';
 import { CatalogEntrySchema, ModelStateSchema } from './model.js';
@@ -100,6 +101,7 @@ export const apiSchemas = {
   },
   ...historyApiSchemas,
   ...modelsApiSchemas,
+  ...doctorApiSchemas,
 } as const;
 
 export type ApiSchemas = typeof apiSchemas;

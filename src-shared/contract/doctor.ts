@@ -157,5 +157,8 @@ export const doctorApiSchemas = {
    * Replaces the saved settings (`{}` resets them to the defaults). When a setting that applies at load changes and a
    * model is loaded, a reply in progress is stopped and the model reloads in the background; the answer does not wait.
    */
-  'modelSettings.set': { request: z.object({ settings: SavedModelSettingsSchema }).strict(), response: ModelSettingsViewSchema },
+  'modelSettings.set': {
+    request: z.object({ settings: SavedModelSettingsSchema }).strict(),
+    response: ModelSettingsViewSchema,
+  },
 } as const;

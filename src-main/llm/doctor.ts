@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type {
+  BenchResult,
+  CatalogEntry,
+  DoctorReport,
+  ModelSettingsView,
+  ModelState,
+} from '../../src-shared/contract/index.js';
+import { inspectGguf } from './gguf/ggufInspect.js';
+import { machineReport } from './hardware.js';
+import type { LlamaEngine } from './llamaEngine.js';
+import { fitModel, type FitInput, type KvShape } from './modelFit.js';
+import { ensureBenchModel, runBench } from './speedBench.js';
+
+export interface DoctorDeps {
+  readonly engine: LlamaEngine;
+  /** `<dataDir>/cache`: the generated benchmark model is kept there. */
+  readonly cacheDir: string;
+  /** `<dataDir>/models`: where downloaded catalog models are saved. */
+  readonly modelsDir: string;
+  readonly catalog: () => readonly CatalogEntry[];
+  readonly settings: () => ModelSettingsView;
+  readonly lastBench: () => BenchResult | null;
+  readonly saveBench: (bench: BenchResult) => void;
+}
+
+/** The KV cache's shape from a GGUF's metadata; undefined when it does not say. */
+export function kvShapeOf(path: string): { shape?: KvShape; trainContextSize?: number; bytes: number } | undefined {
+  try {
+    const summary = inspectGguf(path);
+    const meta = summary.metadata;
+    const num = (key: string) => {
+      const value = meta.get(`${summary.architecture}.${key}`);
+      return typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : undefined;
+    };
+    const layers = num('block_count');
+    const heads = num('attention.head_count');
+    const kvHeads = num('attention.head_count_kv') ?? heads;
+    const headDim = num('attention.key_length') ?? (heads ? (num('embedding_length') ?? 0) / heads : undefined);
+    const shape = layers && kvHeads && headDim ? { layers, kvHeads, headDim } : undefined;
+    return {
+      ...(shape ? { shape } : {}),
+      ...(summary.contextLength ? { trainContextSize: summary.contextLength } : {}),
+      bytes: summary.fileBytes,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The catalog model's file in the models folder (the download's default name), when it is there. */
+export function downloadedPath(modelsDir: string, entry: CatalogEntry): string | null {
+  const name = basename(entry.uri.split(/[?#]/)[0] ?? '');
+  if (!name.toLowerCase().endsWith('.gguf')) return null;
+  const path = join(modelsDir, name);
+  return existsSync(path) ? path : null;
+}
+
+/** The machine report, each model's fit and speed, and the short benchmark on request. */
+export class Doctor {
+  private running: Promise<BenchResult> | undefined;
+
+  constructor(private readonly deps: DoctorDeps) {}
+
+  async report(): Promise<DoctorReport> {
+    const machine = await machineReport(() => this.deps.engine.runtime());
+    const settings = this.deps.settings();
+    const bench = this.deps.lastBench();
+    const onGpu = machine.gpu.backend !== null && machine.gpu.backend !== 'cpu' && settings.effective.gpuLayers !== 0;
+    const memory = {
+      freeRamBytes: machine.memory.freeBytes,
+      freeVramBytes: onGpu ? machine.gpu.vramFreeBytes : null,
+      threads: settings.effective.threads,
+    };
+    const contextFor = (train?: number) =>
+      train ? Math.min(settings.effective.contextSize, train) : settings.effective.contextSize;
+
+    const inputs: FitInput[] = [];
+    const state: ModelState = this.deps.engine.state;
+    if (state.status === 'ready') {
+      const found = kvShapeOf(state.info.path);
+      inputs.push({
+        id: 'active',
+        name: `${state.info.name} (loaded now)`,
+        quantization: null,
+        sizeBytes: state.info.sizeBytes,
+        sizeSource: 'file',
+        path: state.info.path,
+        contextSize: state.info.contextSize,
+        ...(found?.shape ? { shape: found.shape } : {}),
+      });
+    }
+    for (const entry of this.deps.catalog()) {
+      const path = downloadedPath(this.deps.modelsDir, entry);
+      const found = path ? kvShapeOf(path) : undefined;
+      inputs.push({
+        id: entry.id,
+        name: entry.name,
+        quantization: entry.quantization,
+        sizeBytes: found?.bytes ?? entry.sizeBytes,
+        sizeSource: found ? 'file' : 'catalog',
+        path,
+        contextSize: contextFor(found?.trainContextSize),
+        ...(found?.shape ? { shape: found.shape } : {}),
+      });
+    }
+    return {
+      generatedAt: Date.now(),
+      machine,
+      models: inputs.map((input) => fitModel(input, memory, bench)),
+      settings,
+      bench,
+    };
+  }
+
+  /**
+   * Runs the benchmark on a catalog model's downloaded file, else on the generated Qwen3-0.6B-shaped model. One runs at
+   * a time: a second request while one runs gets the same result. A reply running meanwhile slows both.
+   */
+  bench(catalogId?: string, onPhase?: (phase: string) => void): Promise<BenchResult> {
+    this.running ??= this.measure(catalogId, onPhase).finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async measure(catalogId: string | undefined, onPhase?: (phase: string) => void): Promise<BenchResult> {
+    const entry = catalogId ? this.deps.catalog().find((e) => e.id === catalogId) : undefined;
+    const downloaded = entry ? downloadedPath(this.deps.modelsDir, entry) : null;
+    let modelPath = downloaded;
+    if (!modelPath) {
+      onPhase?.('generate');
+      modelPath = ensureBenchModel(this.deps.cacheDir);
+    }
+    const llama = await this.deps.engine.runtime();
+    const result = await runBench(llama, {
+      modelPath,
+      threads: this.deps.settings().effective.threads,
+      catalogId: downloaded && entry ? entry.id : null,
+      ...(onPhase ? { onPhase } : {}),
+    });
+    this.deps.saveBench(result);
+    return result;
+  }
+}
