@@ -4,17 +4,23 @@ import { join } from 'node:path';
 import { E2E_MODEL } from './fixtures/paths.js';
 import { expect, openModel, test } from './fixtures/homebody.js';
 
-test('a first run offers to open a GGUF file and lists the catalog for later', async ({ homebody }) => {
+test('a first run offers to open a GGUF file and lists the catalog, downloaded from the Models page', async ({
+  homebody,
+}) => {
   const { page } = await homebody.launch();
   await expect(page.getByTestId('onboarding')).toBeVisible();
   await expect(page.getByTestId('model-path-input')).toBeVisible();
   const entries = page.getByTestId('catalog-entry');
-  await expect(entries).toHaveCount(3);
-  for (const name of ['BotPsy 0.8B Q4', 'BotPsy 0.8B Q8', 'BotPsy 0.8B bf16']) {
+  await expect(entries).toHaveCount(4);
+  for (const name of ['BotPsy 0.8B Q4', 'BotPsy 0.8B Q8', 'BotPsy 0.8B bf16', 'Qwen3.5 0.8B Q8 (base)']) {
     await expect(entries.filter({ hasText: name })).toHaveCount(1);
   }
   await expect(entries.first()).toContainText('BotPsy');
-  await expect(entries.first()).toContainText(/download later/i);
+  await entries
+    .first()
+    .getByRole('button', { name: /Download BotPsy 0.8B Q4/ })
+    .click();
+  await expect(page.getByTestId('models-page')).toBeVisible();
 });
 
 test('a wrong file gets a specific error in place, and the app keeps working', async ({ homebody }) => {

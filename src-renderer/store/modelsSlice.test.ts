@@ -3,6 +3,7 @@ import type { CatalogModel, Download, LocalModel, ModelsListing } from '../../sr
 import { ApiCallError } from '../bridge/apiError.js';
 import { createAppStore } from './createAppStore.js';
 import { reduceEvent } from './eventReducer.js';
+import { selectMainView } from './selectors.js';
 import {
   applyDownloadProgress,
   downloadControls,
@@ -229,5 +230,21 @@ describe('models actions', () => {
     });
     expect(await store.getState().activateModel('m1')).toEqual(error);
     expect(store.getState().modelsActionErrors['m1']).toEqual(error);
+  });
+});
+
+describe('switching models', () => {
+  it('keeps an open task writable while another model loads, and read-only when none is coming', () => {
+    const store = createAppStore({ api: fakeApi(), storage: memoryStorage() });
+    store.setState({
+      initialized: true,
+      openTaskId: 't1',
+      modelState: { status: 'loading', path: '/b.gguf', progress: 0.4 },
+    });
+    expect(selectMainView(store.getState())).toBe('chat');
+    store.setState({ modelState: { status: 'none' } });
+    expect(selectMainView(store.getState())).toBe('readonly');
+    store.setState({ openTaskId: null, modelState: { status: 'loading', path: '/b.gguf', progress: 0.4 } });
+    expect(selectMainView(store.getState())).toBe('onboarding');
   });
 });

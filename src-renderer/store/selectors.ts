@@ -27,6 +27,8 @@ export function selectMainView(s: AppState): MainView {
   if (s.onboardingRequested) return 'onboarding';
   const ready = s.modelState?.status === 'ready';
   if (ready) return 'chat';
+  // A model loading (a switch from the Models page) keeps the open task writable: the composer waits for it.
+  if (s.modelState?.status === 'loading' && s.openTaskId !== null) return 'chat';
   if (s.openTaskId !== null) return 'readonly';
   return 'onboarding';
 }

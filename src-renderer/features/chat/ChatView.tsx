@@ -4,14 +4,16 @@ import { Badge } from '../../ui/Badge.js';
 import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { formatBytes } from '../../ui/format.js';
+import { ProgressBar } from '../../ui/ProgressBar.js';
 import { useAppStore } from '../../store/StoreContext.js';
-import { selectIsStreaming, selectReadyModel } from '../../store/selectors.js';
+import { selectIsStreaming, selectModelState, selectReadyModel } from '../../store/selectors.js';
 import { Composer } from './Composer.js';
 import { MessageList } from './MessageList.js';
 
 /** The chat window with a ready model, or a read-only view of a task when no model is loaded. */
 export function ChatView({ readOnly }: { readOnly: boolean }) {
   const model = useAppStore(selectReadyModel);
+  const modelState = useAppStore(selectModelState);
   const streaming = useAppStore(selectIsStreaming);
   const { title, chatError } = useAppStore(
     useShallow((s) => ({ title: s.openTaskSummary?.title ?? null, chatError: s.chatError })),
@@ -54,6 +56,13 @@ export function ChatView({ readOnly }: { readOnly: boolean }) {
                 </Badge>
               )}
             </p>
+          ) : modelState?.status === 'loading' ? (
+            <div className="model-line chat-model-loading" data-testid="chat-model-loading">
+              <span className="muted">
+                Loading <span className="path">{modelState.path}</span>
+              </span>
+              <ProgressBar value={modelState.progress} label="Model loading progress" />
+            </div>
           ) : (
             <p className="model-line muted">No model loaded</p>
           )}

@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Button } from '../../ui/Button.js';
 import { useAppStore } from '../../store/StoreContext.js';
-import { selectIsStreaming, selectOpenTaskId } from '../../store/selectors.js';
+import { selectIsStreaming, selectModelStatus, selectOpenTaskId } from '../../store/selectors.js';
 
 /** Enter sends, Shift+Enter starts a new line; locked while a reply streams, with Stop in place of Send. */
 export function Composer() {
   const streaming = useAppStore(selectIsStreaming);
   const openTaskId = useAppStore(selectOpenTaskId);
+  // While a model loads the box stays writable; sending waits until it is ready.
+  const modelReady = useAppStore(selectModelStatus) === 'ready';
   const send = useAppStore((s) => s.send);
   const stop = useAppStore((s) => s.stop);
   const [text, setText] = useState('');
@@ -18,7 +20,7 @@ export function Composer() {
   }, [streaming, openTaskId]);
 
   const submit = async () => {
-    if (streaming || !text.trim()) return;
+    if (streaming || !modelReady || !text.trim()) return;
     if (await send(text)) setText('');
   };
 
@@ -47,7 +49,13 @@ export function Composer() {
         onKeyDown={onKeyDown}
         disabled={streaming}
         rows={3}
-        placeholder={streaming ? 'Homebody is replying…' : 'Ask Homebody… (Enter to send, Shift+Enter for a new line)'}
+        placeholder={
+          streaming
+            ? 'Homebody is replying…'
+            : modelReady
+              ? 'Ask Homebody… (Enter to send, Shift+Enter for a new line)'
+              : 'Write now; you can send once the model has loaded.'
+        }
         aria-label="Message"
       />
       <div className="composer-actions">
@@ -56,7 +64,12 @@ export function Composer() {
             Stop
           </Button>
         )}
-        <Button type="submit" variant="primary" data-testid="send-button" disabled={streaming || !text.trim()}>
+        <Button
+          type="submit"
+          variant="primary"
+          data-testid="send-button"
+          disabled={streaming || !modelReady || !text.trim()}
+        >
           Send
         </Button>
       </div>

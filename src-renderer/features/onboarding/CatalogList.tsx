@@ -1,32 +1,37 @@
 import type { CatalogEntry } from '../../../src-shared/contract/index.js';
+import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { formatBytes } from '../../ui/format.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { useShallow } from 'zustand/react/shallow';
 
-/** The models Homebody knows about; downloading them comes in a later version. */
+/** The models Homebody knows about; the Models page downloads them. */
 export function CatalogList() {
   const { catalog, catalogError } = useAppStore(
     useShallow((s) => ({ catalog: s.catalog, catalogError: s.catalogError })),
   );
+  const setPage = useAppStore((s) => s.setPage);
   return (
     <section className="card catalog" aria-labelledby="catalog-heading">
       <h2 id="catalog-heading">Models that suit Homebody</h2>
       <p className="muted">
-        Downloads come in a later version. For now, download a GGUF file yourself and open it above.
+        Download one on the Models page, with progress, pause and resume; it is checked before use.
       </p>
+      <Button variant="primary" data-testid="onboarding-models-link" onClick={() => setPage('models')}>
+        Go to the Models page
+      </Button>
       {catalogError && <ErrorNotice error={catalogError} />}
       {catalog.length === 0 && !catalogError ? <p className="muted">No catalog entries.</p> : null}
       <ul className="catalog-list">
         {catalog.map((entry) => (
-          <CatalogItem key={entry.id} entry={entry} />
+          <CatalogItem key={entry.id} entry={entry} onDownload={() => setPage('models')} />
         ))}
       </ul>
     </section>
   );
 }
 
-function CatalogItem({ entry }: { entry: CatalogEntry }) {
+function CatalogItem({ entry, onDownload }: { entry: CatalogEntry; onDownload: () => void }) {
   const size = formatBytes(entry.sizeBytes);
   const headingId = `catalog-${entry.id}`;
   return (
@@ -42,7 +47,7 @@ function CatalogItem({ entry }: { entry: CatalogEntry }) {
           </div>
           <div>
             <dt>Size</dt>
-            <dd>{size ?? 'Unknown'}</dd>
+            <dd>{size ?? 'size unknown'}</dd>
           </div>
           <div>
             <dt>Licence</dt>
@@ -51,9 +56,9 @@ function CatalogItem({ entry }: { entry: CatalogEntry }) {
         </dl>
         <p className="catalog-suits">{entry.suits}</p>
       </div>
-      <button type="button" className="btn btn-secondary" disabled aria-label={`Download ${entry.name} later`}>
-        Download later
-      </button>
+      <Button onClick={onDownload} aria-label={`Download ${entry.name} on the Models page`}>
+        Download…
+      </Button>
     </li>
   );
 }
