@@ -27,7 +27,9 @@ export function CatalogCard({ entry, baseName }: { entry: CatalogModel; baseName
 
   const headingId = `models-catalog-${entry.id}`;
   const size = formatBytes(entry.sizeBytes);
-  const state = download?.state ?? (onDisk ? 'done' : 'none');
+  // What the card shows: a download under way (or stopped, or failed), else whether the model is on disk.
+  const state =
+    download && download.state !== 'done' && download.state !== 'cancelled' ? download.state : onDisk ? 'done' : 'none';
   const busy = (key: string) => pending.has(key);
   const run = (control: DownloadControl) => {
     switch (control) {
