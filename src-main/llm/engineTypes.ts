@@ -48,6 +48,8 @@ export interface GenerateResult {
   readonly stats: ChatStats;
   /** Prompt tokens evaluated for this reply; the rest came from the cached prefix. */
   readonly evaluatedPromptTokens: number;
+  /** Earlier turns left out so the reply fits the model's context (absent or 0: none were). */
+  readonly droppedTurns?: number;
 }
 
 /**

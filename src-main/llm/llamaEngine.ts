@@ -15,6 +15,7 @@ import {
 import { HomebodyError, type AppError, type ModelInfo, type ModelState } from '../../src-shared/contract/index.js';
 import type { EngineConfig } from './engineConfig.js';
 import type { ChatEngine, GenerateOptions, GenerateResult, GenerateStopReason, ScriptedCall } from './engineTypes.js';
+import { clipToolResult, contextOverflowDuringReply, planContext, toolResultLimit } from './contextFit.js';
 import { inspectGguf } from './gguf/ggufInspect.js';
 import { ensurePrefix, modelFileIdentity, PrefixStateCache, sharedPrefixTokens } from './prefixCache.js';
 import { SerialQueue } from './serialQueue.js';
@@ -242,13 +243,6 @@ export class LlamaEngine implements ChatEngine {
     return this.queue.run(async () => {
       const loaded = this.loaded;
       if (!loaded) throw new HomebodyError('NO_MODEL', 'No model is loaded. Open a GGUF model first.');
-      const promptTokens = loaded.model.tokenize(options.prompt).length;
-      if (promptTokens > loaded.context.contextSize / 2) {
-        throw new HomebodyError(
-          'CONTEXT_OVERFLOW',
-          `The message is ${promptTokens} tokens long; this model's context holds ${loaded.context.contextSize}, and a message may use at most half of it. Shorten it or split it.`,
-        );
-      }
       const controller = new AbortController();
       this.activeGeneration = controller;
       const abort = () => controller.abort();
@@ -259,7 +253,10 @@ export class LlamaEngine implements ChatEngine {
       const script: ScriptState = { handled: 0, params: '', inFlight: 0, finished: false, overrun: false };
       const session = new LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
       try {
-        const history = this.chatHistory(options);
+        // What fits the context: the oldest turns may be left out (the reply says so), or the reply is refused.
+        const { contextSize } = loaded.context;
+        const plan = planContext(loaded.model, session.chatWrapper, contextSize, this.config.systemPrompt, options);
+        const history = this.chatHistory({ ...options, history: plan.history });
         session.setChatHistory(history);
         const toolOptions = this.toolOptions(loaded, options, controller, script);
         const meterBefore = sequence.tokenMeter.getState();
@@ -304,7 +301,7 @@ export class LlamaEngine implements ChatEngine {
                 : 'complete';
         } catch (error) {
           // An abort before the first token rejects instead of returning; it is still a stop, not a failure.
-          if (!controller.signal.aborted) throw error;
+          if (!controller.signal.aborted) throw contextOverflowDuringReply(error, contextSize);
           if (script.finished) stopReason = 'complete';
           if (script.overrun) stopReason = 'maxTokens';
         }
@@ -318,6 +315,7 @@ export class LlamaEngine implements ChatEngine {
           reasoning,
           stopReason,
           evaluatedPromptTokens: used.usedInputTokens,
+          ...(plan.droppedTurns > 0 ? { droppedTurns: plan.droppedTurns } : {}),
           stats: {
             // The whole prompt as the model saw it, cached prefix included (the context holds prompt + reply).
             promptTokens: Math.max(0, sequence.nextTokenIndex - used.usedOutputTokens),
@@ -359,7 +357,9 @@ export class LlamaEngine implements ChatEngine {
               script.params = '';
               script.inFlight++;
               try {
-                return await onToolCall(tool.name, params);
+                // A long result is cut to fit the context, and the model is told so.
+                const result = await onToolCall(tool.name, params);
+                return clipToolResult(loaded.model, result, toolResultLimit(loaded.context.contextSize));
               } finally {
                 script.inFlight--;
               }

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { defaultEngineConfig } from './engineConfig.js';
+import type { ChatTurn, GenerateOptions } from './engineTypes.js';
+import { omissionNote } from './fitHistory.js';
+import { LlamaEngine } from './llamaEngine.js';
+
+// Real inference on the generated tiny model with a small context: a long task must keep working past it.
+const CONTEXT = 512;
+const engine = new LlamaEngine({ ...defaultEngineConfig(), gpu: false, contextSize: CONTEXT });
+beforeAll(async () => {
+  expect((await engine.load(inject('tinyModelPath'))).status).toBe('ready');
+});
+afterAll(() => engine.dispose());
+
+function request(overrides: Partial<GenerateOptions> = {}): GenerateOptions {
+  return {
+    history: [],
+    prompt: 'Hello',
+    maxTokens: 8,
+    temperature: 0,
+    signal: new AbortController().signal,
+    onText: () => undefined,
+    onReasoning: () => undefined,
+    ...overrides,
+  };
+}
+
+const SENTENCE = 'Here is one more detail about the garden plan for the spring, with beds, paths and a pond. ';
+
+describe('LlamaEngine with a 512-token context', () => {
+  it('keeps replying as a task grows past the context, leaving the oldest turns out', async () => {
+    const history: ChatTurn[] = [];
+    const dropped: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const prompt = `Step ${i}: ${SENTENCE.repeat(2)}`;
+      const result = await engine.generate(request({ history, prompt }));
+      expect(result.stopReason).toBe('maxTokens');
+      expect(result.stats.promptTokens + result.stats.completionTokens).toBeLessThanOrEqual(CONTEXT);
+      dropped.push(result.droppedTurns ?? 0);
+      history.push({ role: 'user', text: prompt }, { role: 'assistant', text: `Noted step ${i}. ${SENTENCE}` });
+    }
+    // The first replies saw everything; later ones had earlier turns left out, more as the task grew.
+    expect(dropped[0]).toBe(0);
+    expect(dropped.at(-1)).toBeGreaterThan(0);
+    for (let i = 1; i < dropped.length; i++) expect(dropped[i]).toBeGreaterThanOrEqual(dropped[i - 1]!);
+  });
+
+  it('refuses a single message too long for the context, saying what to do', async () => {
+    await expect(engine.generate(request({ prompt: SENTENCE.repeat(20) }))).rejects.toMatchObject({
+      code: 'CONTEXT_OVERFLOW',
+      message: expect.stringMatching(/Shorten it .*raise the context size/),
+    });
+  });
+
+  it('cuts a tool result too long for the context before the model reads it, and finishes the reply', async () => {
+    const result = await engine.generate(
+      request({
+        maxTokens: 40,
+        tools: [
+          {
+            name: 'read_text',
+            description: 'Read a text file',
+            parameters: {
+              type: 'object',
+              properties: { path: { type: 'string', maxLength: 20 } },
+              required: ['path'],
+              additionalProperties: false,
+            },
+          },
+        ],
+        onToolCall: async () => SENTENCE.repeat(60),
+        scriptedCalls: [{ name: 'read_text', params: '{"path": "plan.txt"}' }],
+      }),
+    );
+    expect(result.stopReason).toBe('complete');
+    expect(result.stats.promptTokens).toBeLessThanOrEqual(CONTEXT);
+  });
+
+  it('writes the note the model reads in place of the left-out turns', () => {
+    expect(omissionNote(4)).toBe("[4 earlier messages were left out to fit the model's context.]");
+  });
+});
