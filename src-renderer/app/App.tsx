@@ -4,6 +4,7 @@ import { AuditPage } from '../features/audit/AuditPage.js';
 import { ChatView } from '../features/chat/ChatView.js';
 import { HistoryPage } from '../features/history/HistoryPage.js';
 import { ModelsPage } from '../features/models/ModelsPage.js';
+import { DoctorPage } from '../features/doctor/DoctorPage.js';
 import { TaskSidebar } from '../features/history/TaskSidebar.js';
 import { Onboarding } from '../features/onboarding/Onboarding.js';
 import { SearchPalette } from '../features/search/SearchPalette.js';
@@ -55,6 +56,8 @@ export function App() {
           <AuditPage />
         ) : page === 'models' ? (
           <ModelsPage />
+        ) : page === 'doctor' ? (
+          <DoctorPage />
         ) : (
           <MainView view={view} />
         )}

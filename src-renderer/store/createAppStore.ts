@@ -3,6 +3,7 @@ import { toAppError } from '../bridge/apiError.js';
 import { createApprovalsSlice } from './approvalsSlice.js';
 import { createAuditSlice } from './auditSlice.js';
 import { createChatSlice } from './chatSlice.js';
+import { createDoctorSlice } from './doctorSlice.js';
 import { createHistorySlice } from './historySlice.js';
 import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
 import { createModelSlice } from './modelSlice.js';
@@ -27,6 +28,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createAuditSlice(deps)(set, get, store),
     ...createHistorySlice(deps)(set, get, store),
     ...createSearchSlice(deps)(set, get, store),
+    ...createDoctorSlice(deps)(set, get, store),
     ...createModelsSlice(deps)(set, get, store),
 
     async init() {

@@ -24,6 +24,7 @@ import type {
   ToolInfo,
 } from '../../src-shared/contract/index.js';
 import type { ConnectionState } from '../bridge/hostClient.js';
+import type { DoctorActions, DoctorData } from './doctorSlice.js';
 import type { HistoryFilterInput } from './historyView.js';
 
 export type MessageDelta = Omit<HostEventOf<'message.delta'>, 'type'>;
@@ -88,7 +89,7 @@ export interface ChatActions {
   dismissChatError(): void;
 }
 
-export type Page = 'chat' | 'history' | 'approvals' | 'settings' | 'audit' | 'models';
+export type Page = 'chat' | 'history' | 'approvals' | 'settings' | 'audit' | 'models' | 'doctor';
 
 /** What a tool-call action answers: null when it worked, otherwise the error to show in place. */
 export type ActionResult = AppError | null;
@@ -303,7 +304,8 @@ export type AppData = ModelData &
   AuditData &
   HistoryData &
   SearchData &
-  ModelsData;
+  ModelsData &
+  DoctorData;
 export type AppState = AppData &
   HistoryActions &
   SearchActions &
@@ -316,6 +318,7 @@ export type AppState = AppData &
   SettingsActions &
   AuditActions &
   ModelsActions &
-  RootActions;
+  RootActions &
+  DoctorActions;
 
 export const OPEN_TASK_KEY = 'homebody.openTaskId';

@@ -61,6 +61,7 @@ const PAGES: readonly { page: Page; label: string }[] = [
   { page: 'settings', label: 'Settings' },
   { page: 'audit', label: 'Audit log' },
   { page: 'models', label: 'Models' },
+  { page: 'doctor', label: 'Doctor' },
 ];
 
 /** Chat, History, Approvals (with how many calls wait), Settings, Audit log. */

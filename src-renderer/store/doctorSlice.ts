@@ -1,0 +1,94 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type {
+  AppError,
+  BenchResult,
+  DoctorReport,
+  ModelSettingsView,
+  SavedModelSettings,
+} from '../../src-shared/contract/index.js';
+import { toAppError } from '../bridge/apiError.js';
+import type { ActionResult, AppState, StoreDeps } from './types.js';
+
+export interface DoctorData {
+  doctorReport: DoctorReport | null;
+  doctorLoading: boolean;
+  doctorError: AppError | null;
+  /** doctor.bench is running (seconds to a minute). */
+  benchRunning: boolean;
+  benchError: AppError | null;
+  /** The model settings (defaults, saved, overrides, effective); null until loaded. */
+  modelSettings: ModelSettingsView | null;
+  modelSettingsBusy: boolean;
+  modelSettingsError: AppError | null;
+}
+export interface DoctorActions {
+  loadDoctor(): Promise<void>;
+  /** Measures speed on this computer, then reloads the report (which now shows measured figures). */
+  runBench(catalogId?: string): Promise<BenchResult | null>;
+  loadModelSettings(): Promise<void>;
+  /** Replaces the saved settings; `{}` resets to the defaults. A reload of the model runs in the background. */
+  saveModelSettings(settings: SavedModelSettings): Promise<ActionResult>;
+}
+
+export const initialDoctorData: DoctorData = {
+  doctorReport: null,
+  doctorLoading: false,
+  doctorError: null,
+  benchRunning: false,
+  benchError: null,
+  modelSettings: null,
+  modelSettingsBusy: false,
+  modelSettingsError: null,
+};
+
+/** The Doctor page: the machine report, the benchmark on request, and the active model's settings. */
+export const createDoctorSlice =
+  (deps: StoreDeps): StateCreator<AppState, [], [], DoctorData & DoctorActions> =>
+  (set, get) => ({
+    ...initialDoctorData,
+
+    async loadDoctor() {
+      set({ doctorLoading: true });
+      try {
+        const report = await deps.api['doctor.report']({});
+        set({ doctorReport: report, modelSettings: report.settings, doctorLoading: false, doctorError: null });
+      } catch (error) {
+        set({ doctorLoading: false, doctorError: toAppError(error) });
+      }
+    },
+
+    async runBench(catalogId) {
+      if (get().benchRunning) return null;
+      set({ benchRunning: true, benchError: null });
+      try {
+        const result = await deps.api['doctor.bench'](catalogId ? { catalogId } : {});
+        set({ benchRunning: false });
+        await get().loadDoctor();
+        return result;
+      } catch (error) {
+        set({ benchRunning: false, benchError: toAppError(error) });
+        return null;
+      }
+    },
+
+    async loadModelSettings() {
+      try {
+        set({ modelSettings: await deps.api['modelSettings.get']({}), modelSettingsError: null });
+      } catch (error) {
+        set({ modelSettingsError: toAppError(error) });
+      }
+    },
+
+    async saveModelSettings(settings) {
+      set({ modelSettingsBusy: true, modelSettingsError: null });
+      try {
+        const view = await deps.api['modelSettings.set']({ settings });
+        set({ modelSettings: view, modelSettingsBusy: false });
+        return null;
+      } catch (error) {
+        const appError = toAppError(error);
+        set({ modelSettingsBusy: false, modelSettingsError: appError });
+        return appError;
+      }
+    },
+  });
