@@ -9,6 +9,7 @@ import {
 } from '../../src-shared/contract/index.js';
 import type { ChatEngine, ChatTurn, GenerateResult, ScriptedCall } from '../llm/engineTypes.js';
 import type { AgentTools } from './agentTools.js';
+import { selectTools, type SelectionRequest } from './toolSelection.js';
 import { storageFailure } from '../store/db.js';
 import type { Store } from '../store/store.js';
 
@@ -179,7 +180,7 @@ export class ChatRunner {
 
     this.writeUnrecorded();
     const now = this.now();
-    const { id, history, user, reply } = this.transaction(() => {
+    const { id, history, context, user, reply } = this.transaction(() => {
       let id = taskId;
       if (id === null) {
         id = this.newId();
@@ -187,7 +188,14 @@ export class ChatRunner {
       } else if (!store.tasks.get(id)) {
         throw new HomebodyError('TASK_NOT_FOUND', `There is no task ${id}; it may have been deleted.`);
       }
-      const history = historyOf(store.messages.listForTask(id), store.toolCalls.listForTask(id));
+      const messages = store.messages.listForTask(id);
+      const calls = store.toolCalls.listForTask(id);
+      const history = historyOf(messages, calls);
+      // What tool selection reads besides the new message: the user's earlier messages, the tools used so far.
+      const context: Omit<SelectionRequest, 'prompt'> = {
+        earlierPrompts: messages.filter((m) => m.role === 'user').map((m) => m.text),
+        usedTools: calls.map((c) => c.tool),
+      };
       const user = store.messages.insert({ id: this.newId(), taskId: id, role: 'user', text, state: 'complete', now });
       const reply = store.messages.insert({
         id: this.newId(),
@@ -198,14 +206,14 @@ export class ChatRunner {
         now,
       });
       store.tasks.setStatus(id, 'running', now);
-      return { id, history, user, reply };
+      return { id, history, context, user, reply };
     });
     this.emitTask(id);
     emit({ type: 'message.created', message: user });
     emit({ type: 'message.created', message: reply });
 
     const controller = new AbortController();
-    const done = this.stream(id, reply, history, text, options, controller.signal).finally(() =>
+    const done = this.stream(id, reply, history, { prompt: text, ...context }, options, controller.signal).finally(() =>
       this.running.delete(id),
     );
     this.running.set(id, { controller, done });
@@ -234,11 +242,12 @@ export class ChatRunner {
     taskId: string,
     reply: Message,
     history: ChatTurn[],
-    prompt: string,
+    request: SelectionRequest,
     options: ReplyOptions,
     signal: AbortSignal,
   ): Promise<Message> {
     const { engine, store, emit } = this.deps;
+    const prompt = request.prompt;
     const messageId = reply.id;
     const tools = this.deps.tools;
     const guard = new LoopGuard();
@@ -282,6 +291,7 @@ export class ChatRunner {
 
     let outcome: { message: MessageState; task: TaskStatus; stats: ChatStats | null; error: string | null };
     try {
+      const offered = tools ? this.offeredTools(taskId, tools, request) : undefined;
       const result = await engine.generate({
         history,
         prompt,
@@ -292,7 +302,7 @@ export class ChatRunner {
         onReasoning: (chunk) => delta('', chunk),
         ...(tools
           ? {
-              tools: tools.offered(),
+              tools: offered ?? [],
               onToolCall: async (name: string, args: unknown) => {
                 const refusal = guard.check(name, args);
                 if (guard.runaway) stop();
@@ -346,6 +356,32 @@ export class ChatRunner {
     emit({ type: 'message.finished', message: final });
     this.emitTask(taskId, final.state === 'failed' ? 'failed' : undefined);
     return final;
+  }
+
+  /**
+   * The tools offered for this reply: all of them when there are few, else the ones ranked relevant to the request
+   * plus those the task has used; a narrowed choice is written to the audit log, so it can be seen afterwards.
+   */
+  private offeredTools(taskId: string, tools: AgentTools, request: SelectionRequest) {
+    const all = tools.offered();
+    const selection = selectTools(all, request);
+    if (selection.narrowed) {
+      const names = selection.tools.map((t) => t.name);
+      try {
+        this.deps.store.audit.append({
+          at: this.now(),
+          taskId,
+          callId: null,
+          kind: 'tools-offered',
+          actor: 'system',
+          summary: `Offered ${names.length} of ${all.length} tools: ${names.join(', ')}`,
+          detail: { offered: names, available: all.length },
+        });
+      } catch {
+        // A record that could not be written (a full disk) does not stop the reply; the reply's own write reports it.
+      }
+    }
+    return selection.tools;
   }
 
   /** Writes the ends of replies a full disk refused; any still refused wait for the next try. */
