@@ -35,6 +35,22 @@ const HIGHER = {
   util: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store'],
   permissions: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store', 'tools'],
   tools: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store', 'permissions'],
+  // The egress guard is the lowest layer: everything that connects out goes through it.
+  net: [
+    'host',
+    'agent',
+    'server',
+    'cli',
+    'ipc',
+    'app',
+    'preload',
+    'llm',
+    'store',
+    'permissions',
+    'tools',
+    'history',
+    'util',
+  ],
 };
 
 const MAIN_FOLDERS = [
@@ -46,6 +62,7 @@ const MAIN_FOLDERS = [
   'host',
   'ipc',
   'llm',
+  'net',
   'permissions',
   'preload',
   'server',

@@ -5,6 +5,7 @@ import { moveDamagedAside } from './moveAside.js';
 import { createHistoryRepo, type HistoryRepo } from './repos/historyRepo.js';
 import { createAuditRepo, type AuditRepo } from './repos/auditRepo.js';
 import { createMessagesRepo, type MessagesRepo } from './repos/messagesRepo.js';
+import { createModelsRepo, type ModelsRepo } from './repos/modelsRepo.js';
 import { createSettingsRepo, type SettingsRepo } from './repos/settingsRepo.js';
 import { createTaskSafetyRepo, type TaskSafetyRepo } from './repos/taskSafetyRepo.js';
 import { createTasksRepo, type TasksRepo } from './repos/tasksRepo.js';
@@ -21,6 +22,8 @@ export interface Store {
   readonly audit: AuditRepo;
   readonly taskSafety: TaskSafetyRepo;
   readonly history: HistoryRepo;
+  /** Model files on disk and downloads. */
+  readonly models: ModelsRepo;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
   /**
@@ -51,6 +54,7 @@ export function openStore(dataDir: string | ':memory:', options: OpenDatabaseOpt
     audit: createAuditRepo(db),
     taskSafety: createTaskSafetyRepo(db),
     history: createHistoryRepo(db),
+    models: createModelsRepo(db),
     transaction: (fn) => db.transaction(fn)(),
     checkpoint: () => {
       db.pragma('wal_checkpoint(TRUNCATE)');

@@ -57,9 +57,10 @@ export type Download = z.infer<typeof DownloadSchema>;
 /**
  * How much a model file on disk was checked. `sha256-matched`: its sha256 equals the catalog's; `size-matched`: the
  * catalog (or the server) knew only its size, which matched, and the computed sha256 is recorded; `unchecked`: a file
- * the user added, only checked to be a readable GGUF.
+ * the user added, only checked to be a readable GGUF; `mismatch`: a later check (models.verify, or its size when
+ * activated) found its bytes changed: a downloaded model in this state is not opened until downloaded again.
  */
-export const ModelIntegritySchema = z.enum(['sha256-matched', 'size-matched', 'unchecked']);
+export const ModelIntegritySchema = z.enum(['sha256-matched', 'size-matched', 'unchecked', 'mismatch']);
 export type ModelIntegrity = z.infer<typeof ModelIntegritySchema>;
 
 /** A model file Homebody knows on disk: downloaded into its models folder, or added from elsewhere by the user. */
