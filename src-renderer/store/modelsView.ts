@@ -106,6 +106,8 @@ export function integrityLabel(integrity: ModelIntegrity): string {
       return 'Size matches; the catalog lists no sha256 to compare';
     case 'unchecked':
       return 'Not verified: a file you added (checked to be a readable GGUF)';
+    case 'mismatch':
+      return 'Changed on disk: its bytes no longer match what was checked; download it again';
     default:
       return integrity satisfies never;
   }

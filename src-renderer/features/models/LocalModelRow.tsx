@@ -96,7 +96,12 @@ export function LocalModelRow({ model, onRemoved }: { model: LocalModel; onRemov
         <Button
           variant="primary"
           data-testid="local-model-use"
-          disabled={model.active || model.missing || activating}
+          disabled={
+            model.active ||
+            model.missing ||
+            activating ||
+            (model.integrity === 'mismatch' && model.source === 'downloaded')
+          }
           aria-label={`Use ${model.name}`}
           onClick={() => void activateModel(model.id)}
         >
