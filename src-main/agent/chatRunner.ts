@@ -89,6 +89,11 @@ export const DEFAULT_TEMPERATURE = 0.7;
 
 const TITLE_LENGTH = 60;
 
+/** What a reply says when earlier turns of its task were left out to fit the model's context. */
+export function contextNoteFor(droppedTurns: number): string {
+  return `Earlier messages were left out to fit the model's context (${droppedTurns} left out).`;
+}
+
 export function titleFrom(text: string): string {
   const line = text.trim().split(/\r?\n/, 1)[0] ?? '';
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : line;
@@ -290,6 +295,7 @@ export class ChatRunner {
     const script = model?.synthetic ? this.deps.scriptFor?.(prompt) : undefined;
 
     let outcome: { message: MessageState; task: TaskStatus; stats: ChatStats | null; error: string | null };
+    let contextNote: string | null = null;
     try {
       const offered = tools ? this.offeredTools(taskId, tools, request) : undefined;
       const result = await engine.generate({
@@ -313,6 +319,7 @@ export class ChatRunner {
           : {}),
         ...(script ? { scriptedCalls: script } : {}),
       });
+      if (result.droppedTurns) contextNote = contextNoteFor(result.droppedTurns);
       outcome = writeFailure
         ? { message: 'failed', task: 'failed', stats: result.stats, error: writeFailure.message }
         : { ...OUTCOME[result.stopReason], stats: result.stats, error: guard.stoppedBecause };
@@ -329,6 +336,7 @@ export class ChatRunner {
     try {
       final = store.transaction(() => {
         persist();
+        if (contextNote) store.messages.setContextNote(messageId, contextNote);
         store.tasks.setStatus(taskId, outcome.task, this.now());
         return store.messages.finish(messageId, outcome.message, outcome.stats, outcome.error);
       });
@@ -338,11 +346,20 @@ export class ChatRunner {
       // what was saved, which a restart marks interrupted.
       saved = before;
       const failure = storageFailure(error) ?? (error instanceof Error ? error : new Error(String(error)));
-      final = { ...reply, text, reasoning, state: 'failed', stats: outcome.stats, error: failure.message };
+      final = {
+        ...reply,
+        text,
+        reasoning,
+        state: 'failed',
+        stats: outcome.stats,
+        error: failure.message,
+        ...(contextNote ? { contextNote } : {}),
+      };
       const rest = { text: text.slice(saved.text), reasoning: reasoning.slice(saved.reasoning) };
       this.unrecorded.set(messageId, () => {
         if (!store.messages.get(messageId)) return; // deleted meanwhile
         store.messages.append(messageId, rest.text, rest.reasoning);
+        if (contextNote) store.messages.setContextNote(messageId, contextNote);
         store.tasks.setStatus(taskId, 'failed', this.now());
         store.messages.finish(messageId, 'failed', final.stats, final.error);
       });

@@ -31,6 +31,8 @@ export const MessageSchema = z.object({
   createdAt: z.number().int(),
   stats: ChatStatsSchema.nullable(),
   error: z.string().nullable(),
+  /** Set on a reply for which earlier turns of the task were left out to fit the model's context: says so. */
+  contextNote: z.string().nullable().optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

@@ -15,6 +15,7 @@ interface MessageRow {
   ttft_ms: number | null;
   tokens_per_second: number | null;
   error: string | null;
+  context_note: string | null;
 }
 
 const toMessage = (row: MessageRow): Message => ({
@@ -36,6 +37,7 @@ const toMessage = (row: MessageRow): Message => ({
           tokensPerSecond: row.tokens_per_second,
         },
   error: row.error,
+  ...(row.context_note === null ? {} : { contextNote: row.context_note }),
 });
 
 export interface NewMessage {
@@ -61,6 +63,7 @@ export function createMessagesRepo(db: Db) {
     `UPDATE messages SET state = ?, prompt_tokens = ?, completion_tokens = ?, ttft_ms = ?, tokens_per_second = ?, error = ?
      WHERE id = ?`,
   );
+  const setContextNote = db.prepare<[string | null, string]>('UPDATE messages SET context_note = ? WHERE id = ?');
   const byId = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');
   const forTask = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE task_id = ? ORDER BY seq');
   const interruptStreaming = db.prepare(`UPDATE messages SET state = 'interrupted' WHERE state = 'streaming'`);
@@ -89,6 +92,10 @@ export function createMessagesRepo(db: Db) {
       const row = byId.get(id);
       if (!row) throw new Error(`message ${id} not found`);
       return toMessage(row);
+    },
+    /** Says on a reply that earlier turns were left out to fit the model's context. */
+    setContextNote(id: string, note: string | null): void {
+      setContextNote.run(note, id);
     },
     get(id: string): Message | undefined {
       const row = byId.get(id);

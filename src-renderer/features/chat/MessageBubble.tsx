@@ -43,9 +43,14 @@ export const MessageBubble = memo(function MessageBubble({ message }: { message:
           </p>
         )}
       </div>
-      {(note || (!streaming && message.stats)) && (
+      {(note || message.contextNote || (!streaming && message.stats)) && (
         <div className="message-meta">
           {note && <span className={`message-state state-${message.state}`}>{note}</span>}
+          {message.contextNote && (
+            <span className="message-context-note" data-testid="message-context-note" role="note">
+              {message.contextNote}
+            </span>
+          )}
           {!streaming && message.stats && (
             <span className="message-stats" data-testid="message-stats">
               {formatStats(message.stats)}

@@ -1,0 +1,58 @@
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Message } from '../../src-shared/contract/index.js';
+import { contextNoteFor } from '../agent/chatRunner.js';
+import { createHost, type HostInternals } from './createHost.js';
+
+// The whole path (Host, chat runner, store, real engine on the generated model) with a 512-token context.
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-context-')));
+let host: HostInternals;
+beforeAll(async () => {
+  host = await createHost({
+    dataDir: join(work, 'data'),
+    shell: 'cli',
+    loadModelOnStart: false,
+    engineConfig: { gpu: false, contextSize: 512 },
+    reply: { maxTokens: 8, temperature: 0 },
+  });
+  expect((await host.invoke('model.open', { path: inject('tinyModelPath') })).status).toBe('ready');
+});
+afterAll(() => host.dispose());
+
+async function send(taskId: string | null, text: string): Promise<Message> {
+  const sent = await host.invoke('chat.send', { taskId, text });
+  return (await host.chat.whenDone(sent.taskId))!;
+}
+
+const DETAIL = 'We also need to think about the beds, the paths, the pond, the shed and the hedge along the fence. ';
+
+describe('a long task with a small context', () => {
+  it('keeps replying past the context, and says on each reply that left earlier messages out', async () => {
+    const first = await send(null, `Plan my garden. ${DETAIL}`);
+    expect(first.state).toBe('truncated');
+    const taskId = first.taskId;
+    const replies: Message[] = [first];
+    for (let i = 1; i < 7; i++) replies.push(await send(taskId, `Step ${i}. ${DETAIL.repeat(2)}`));
+
+    for (const reply of replies) expect(reply.state).toBe('truncated'); // the 8-token cap, not a failure
+    expect(replies[0]?.contextNote ?? null).toBeNull();
+    const noted = replies.filter((r) => r.contextNote);
+    expect(noted.length).toBeGreaterThan(0);
+    expect(noted.at(-1)?.contextNote).toMatch(
+      /^Earlier messages were left out to fit the model's context \(\d+ left out\)\.$/,
+    );
+    // The note is kept with the reply, so the chat still shows it after a restart.
+    const detail = await host.invoke('tasks.get', { taskId });
+    const last = detail.messages.at(-1)!;
+    expect(last.contextNote).toBe(replies.at(-1)?.contextNote);
+    expect(contextNoteFor(3)).toContain('(3 left out)');
+  });
+
+  it('refuses a single message too long for the context, saying what to do', async () => {
+    const reply = await send(null, DETAIL.repeat(20));
+    expect(reply.state).toBe('failed');
+    expect(reply.error).toMatch(/Shorten it .*raise the context size/);
+  });
+});
