@@ -33,6 +33,8 @@ import { openStoreMovingDamagedAside, type Store } from '../store/store.js';
 import { HistoryService } from '../history/historyService.js';
 import { appRoot, appVersion } from '../util/appPaths.js';
 import { loadCatalog } from './catalog.js';
+import { ModelLibrary } from './modelLibrary.js';
+import { EgressGuard } from '../net/egressGuard.js';
 import { recoverOrNotice } from './startupRecovery.js';
 import { Doctor } from '../llm/doctor.js';
 import { overridesFrom } from '../llm/modelSettings.js';
@@ -54,6 +56,10 @@ export interface HostInternals extends Host {
   readonly tools: ToolActions;
   readonly registry: ToolRegistry;
   readonly history: HistoryService;
+  /** The catalog, the models on disk and their downloads. */
+  readonly models: ModelLibrary;
+  /** Every connection Homebody itself opens goes through it (model downloads). */
+  readonly egress: EgressGuard;
   /** What the user must be told about this start (a damaged database moved aside). */
   readonly notices: readonly AppError[];
   policy(): Policy;
@@ -70,6 +76,12 @@ export interface CreateHostOptions extends HostOptions {
   readonly loadModelOnStart?: boolean;
   /** Tests only: tool calls a generated model is pushed to make, by the exact prompt (see ChatRunner). */
   readonly scripts?: Readonly<Record<string, readonly ScriptedCall[]>>;
+  /** The model catalog file; default HOMEBODY_CATALOG, else resources/models/catalog.json. */
+  readonly catalogPath?: string;
+  /** Refuse every network connection (model downloads). Default: HOMEBODY_OFFLINE=1, else off. */
+  readonly offline?: boolean;
+  /** Where `hf:` URIs are fetched from; default MODEL_ENDPOINT or HF_ENDPOINT, else https://huggingface.co/. */
+  readonly huggingFaceEndpoint?: string;
 }
 
 /** Reply length cap and temperature: HOMEBODY_MAX_TOKENS and HOMEBODY_TEMPERATURE, else the defaults. */
@@ -81,11 +93,6 @@ export function defaultReplyOptions(env: NodeJS.ProcessEnv = process.env): Reply
     temperature: env.HOMEBODY_TEMPERATURE && temperature >= 0 && temperature <= 2 ? temperature : DEFAULT_TEMPERATURE,
   };
 }
-
-// Being implemented (the model manager); answers a clear error until then.
-const notYet = async (): Promise<never> => {
-  throw new HomebodyError('INVALID_REQUEST', 'not yet');
-};
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -134,7 +141,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   const events = new EventEmitter<{ event: [HostEvent] }>();
   events.setMaxListeners(0);
   const emit = (event: HostEvent) => events.emit('event', event);
-  const catalog = loadCatalog();
+  const catalog = loadCatalog(options.catalogPath ?? (process.env.HOMEBODY_CATALOG || undefined));
+  const egress = new EgressGuard({ offline: options.offline ?? process.env.HOMEBODY_OFFLINE === '1' });
 
   const registry = new ToolRegistry();
   const riskOf = (tool: string) => registry.get(tool)?.risk;
@@ -188,9 +196,32 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     },
   });
 
+  const models = new ModelLibrary({
+    modelsDir: join(options.dataDir, 'models'),
+    store,
+    catalog,
+    guard: egress,
+    emit,
+    engineState: () => engine.state,
+    open: async (path) => {
+      await chat.stopAll();
+      return engine.load(path);
+    },
+    close: async () => {
+      await chat.stopAll();
+      await llamaEngine.close();
+    },
+    forgetLastModel: (path) => {
+      if (store.settings.get(LAST_MODEL_KEY) === path) store.settings.delete(LAST_MODEL_KEY);
+    },
+    ...(options.huggingFaceEndpoint ? { huggingFaceEndpoint: options.huggingFaceEndpoint } : {}),
+  });
+  await models.init();
+
   engine.onStateChange((state) => {
     emit({ type: 'model.state', state });
     if (state.status === 'ready') store.settings.set(LAST_MODEL_KEY, state.info.path);
+    models.engineChanged();
   });
 
   const BENCH_KEY = 'doctorBench';
@@ -244,6 +275,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     }),
     'model.state': async () => engine.state,
     'model.open': async ({ path }) => {
+      models.assertOpenable(path);
       await chat.stopAll();
       return engine.load(path);
     },
@@ -277,15 +309,15 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'history.deleteAll': async () => ({ deleted: await history.deleteAll() }),
     'history.retention': async () => history.retention(),
     'history.setRetention': async ({ days }) => history.setRetention(days),
-    'models.list': notYet,
-    'models.download': notYet,
-    'models.pause': notYet,
-    'models.resume': notYet,
-    'models.cancel': notYet,
-    'models.add': notYet,
-    'models.verify': notYet,
-    'models.remove': notYet,
-    'models.activate': notYet,
+    'models.list': async () => models.listing(),
+    'models.download': async (request) => models.download(request),
+    'models.pause': async ({ id }) => models.downloads.pause(id),
+    'models.resume': async ({ id }) => models.downloads.resume(id),
+    'models.cancel': async ({ id }) => models.downloads.cancel(id),
+    'models.add': async ({ path }) => models.add(path),
+    'models.verify': async ({ id }) => models.verify(id),
+    'models.remove': async ({ id }) => models.remove(id),
+    'models.activate': async ({ id }) => models.activate(id),
     'doctor.report': async () => doctor.report(),
     'doctor.bench': async ({ catalogId }) => doctor.bench(catalogId),
     'modelSettings.get': async () => modelSettings.view(),
@@ -330,6 +362,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     tools,
     registry,
     history,
+    models,
+    egress,
     doctor,
     modelSettings,
     notices,
@@ -345,6 +379,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       if (disposed) return;
       disposed = true;
       clearInterval(retentionTimer);
+      await models.dispose();
       await chat.stopAll();
       await executor.dispose();
       await engine.dispose();

@@ -405,6 +405,16 @@ export class LlamaEngine implements ChatEngine {
     await loaded.model.dispose();
   }
 
+  /** Closes the loaded model, so its file is no longer held (before it is deleted); the state becomes none. */
+  close(): Promise<ModelState> {
+    this.activeGeneration?.abort(new HomebodyError('MODEL_LOAD_FAILED', 'the model was closed'));
+    return this.queue.run(async () => {
+      await this.unload();
+      this.setState({ status: 'none' });
+      return this.current;
+    });
+  }
+
   dispose(): Promise<void> {
     this.activeGeneration?.abort();
     return this.queue.run(async () => {
