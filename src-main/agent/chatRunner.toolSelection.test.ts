@@ -118,6 +118,14 @@ describe('ChatRunner offering tools', () => {
     expect(names).toEqual(expect.arrayContaining(['battery_level', 'send_mail']));
   });
 
+  it("offers the task's previous tools again while they suit the request, so the prompt's start stays the same", async () => {
+    const { runner, calls } = setup();
+    const first = runner.send(null, 'send an email to Ana about the trip', OPTIONS);
+    await first.done;
+    await runner.send(first.taskId, 'and send one to Bo as well', OPTIONS).done;
+    expect(calls[1]?.tools).toEqual(calls[0]?.tools);
+  });
+
   it('offers every tool, and records nothing, when there are 12 or fewer', async () => {
     const { store, runner, calls, offer } = setup();
     offer(MANY.slice(0, 12));

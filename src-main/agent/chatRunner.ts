@@ -1,5 +1,6 @@
 import {
   HomebodyError,
+  type AuditEvent,
   type ChatStats,
   type HostEvent,
   type Message,
@@ -88,6 +89,12 @@ export const DEFAULT_MAX_TOKENS = 1024;
 export const DEFAULT_TEMPERATURE = 0.7;
 
 const TITLE_LENGTH = 60;
+
+/** The tools the task's latest narrowed choice offered (its `tools-offered` audit event), if any. */
+function lastOffer(events: readonly AuditEvent[]): string[] | undefined {
+  const detail = events.findLast((e) => e.kind === 'tools-offered')?.detail as { offered?: unknown } | undefined;
+  return Array.isArray(detail?.offered) ? detail.offered.filter((n): n is string => typeof n === 'string') : undefined;
+}
 
 /** What a reply says when earlier turns of its task were left out to fit the model's context. */
 export function contextNoteFor(droppedTurns: number): string {
@@ -200,6 +207,7 @@ export class ChatRunner {
       const context: Omit<SelectionRequest, 'prompt'> = {
         earlierPrompts: messages.filter((m) => m.role === 'user').map((m) => m.text),
         usedTools: calls.map((c) => c.tool),
+        previouslyOffered: lastOffer(store.audit.forTask(id)),
       };
       const user = store.messages.insert({ id: this.newId(), taskId: id, role: 'user', text, state: 'complete', now });
       const reply = store.messages.insert({

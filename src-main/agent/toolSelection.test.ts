@@ -125,6 +125,18 @@ describe('selectTools', () => {
     expect(names.length).toBeLessThanOrEqual(SELECT_TOP + 2);
   });
 
+  it("offers the previous reply's tools again while they hold the new request's best, so the prompt stays the same", () => {
+    const first = selectTools(many, { prompt: 'Delete the file notes.txt in the current folder' });
+    const previouslyOffered = first.tools.map((t) => t.name);
+    const again = selectTools(many, { prompt: 'and remove the file draft.txt too', previouslyOffered });
+    expect(again.tools).toEqual(first.tools);
+    const other = selectTools(many, { prompt: 'buy 10 shares of AAPL', previouslyOffered });
+    const names = other.tools.map((t) => t.name);
+    expect(names).toContain('place_order');
+    // The previous tools do not fit this request: a new choice.
+    expect(names).toEqual(selectTools(many, { prompt: 'buy 10 shares of AAPL' }).tools.map((t) => t.name));
+  });
+
   it('offers everything when nothing in the request matches any tool', () => {
     expect(selectTools(many, { prompt: 'hi!' })).toEqual({ tools: many, narrowed: false });
   });

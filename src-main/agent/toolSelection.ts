@@ -19,6 +19,11 @@ export interface SelectionRequest {
   readonly earlierPrompts?: readonly string[];
   /** Tools the task has called already: always kept. */
   readonly usedTools?: Iterable<string>;
+  /**
+   * The tools offered for the task's previous reply, when a choice was made then: offered again when they hold the
+   * new request's best few, so the prompt's tool section (and what the engine evaluated after it) stays the same.
+   */
+  readonly previouslyOffered?: readonly string[];
   readonly top?: number;
   readonly selectAbove?: number;
 }
@@ -38,12 +43,19 @@ export function selectTools(tools: readonly EngineTool[], request: SelectionRequ
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || a.i - b.i);
   if (ranked.length === 0) return { tools: [...tools], narrowed: false };
-  const keep = new Set(ranked.slice(0, request.top ?? SELECT_TOP).map((r) => r.tool.name));
+  const previous = new Set((request.previouslyOffered ?? []).filter((name) => tools.some((t) => t.name === name)));
+  const best = ranked.slice(0, STICKY_BEST).map((r) => r.tool.name);
+  const keep =
+    previous.size > 0 && best.every((name) => previous.has(name))
+      ? previous
+      : new Set(ranked.slice(0, request.top ?? SELECT_TOP).map((r) => r.tool.name));
   for (const name of used) keep.add(name);
   const chosen = tools.filter((t) => keep.has(t.name));
   return { tools: chosen, narrowed: chosen.length < tools.length };
 }
 
+/** The previous reply's tools are offered again when they include the new request's best this many. */
+const STICKY_BEST = 2;
 /** Query weights: the new message counts fully, the user's previous two messages less. */
 const EARLIER_WEIGHTS = [0.5, 0.25];
 /** Name words count more than description words; parameter words less. */
