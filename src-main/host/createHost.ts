@@ -320,8 +320,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'models.activate': async ({ id }) => models.activate(id),
     'doctor.report': async () => doctor.report(),
     'doctor.bench': async ({ catalogId }) => doctor.bench(catalogId),
-    'modelSettings.get': async () => modelSettings.view(),
-    'modelSettings.set': async ({ settings }) => modelSettings.set(settings),
+    'model.settings': async () => modelSettings.view(),
+    'model.setSettings': async ({ settings }) => modelSettings.set(settings),
   };
 
   async function invoke<M extends ApiMethod>(method: M, raw: unknown): Promise<ApiResponse<M>> {

@@ -107,7 +107,7 @@ describe('model settings', () => {
   it('validates, reloads in the background on a change, and applies saved settings at the next load', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hb-settings-'));
     const host = await newHost(dataDir);
-    const view = await host.invoke('modelSettings.get', {});
+    const view = await host.invoke('model.settings', {});
     expect(view.saved).toEqual({});
     // The chat's own default temperature stays the default.
     expect(DEFAULT_MODEL_TEMPERATURE).toBe(DEFAULT_TEMPERATURE);
@@ -115,17 +115,17 @@ describe('model settings', () => {
     // gpu: false from the caller keeps every layer on the CPU.
     expect(view.overrides.gpuLayers).toMatchObject({ value: 0 });
 
-    await expect(host.invoke('modelSettings.set', { settings: { contextSize: 10 } })).rejects.toBeInstanceOf(
+    await expect(host.invoke('model.setSettings', { settings: { contextSize: 10 } })).rejects.toBeInstanceOf(
       HomebodyError,
     );
-    await expect(host.invoke('modelSettings.set', { settings: { threads: 1.5 } })).rejects.toThrow(/threads/);
+    await expect(host.invoke('model.setSettings', { settings: { threads: 1.5 } })).rejects.toThrow(/threads/);
 
     const opened = await host.invoke('model.open', { path: model });
     expect(opened.status).toBe('ready');
     expect(opened.status === 'ready' && opened.info.contextSize).toBe(view.defaults.contextSize);
 
     const reloaded = stateWhere(host, readyWith(2048));
-    const saved = await host.invoke('modelSettings.set', { settings: { contextSize: 2048, temperature: 0.1 } });
+    const saved = await host.invoke('model.setSettings', { settings: { contextSize: 2048, temperature: 0.1 } });
     expect(saved).toMatchObject({ saved: { contextSize: 2048, temperature: 0.1 }, reloading: true });
     expect(saved.effective).toMatchObject({ contextSize: 2048, temperature: 0.1 });
     await reloaded;
@@ -133,7 +133,7 @@ describe('model settings', () => {
 
     // Temperature alone applies to the next reply: no reload.
     expect(
-      (await host.invoke('modelSettings.set', { settings: { contextSize: 2048, temperature: 0 } })).reloading,
+      (await host.invoke('model.setSettings', { settings: { contextSize: 2048, temperature: 0 } })).reloading,
     ).toBe(false);
     await host.dispose();
 
@@ -144,7 +144,7 @@ describe('model settings', () => {
     expect((await next.invoke('model.state', {})).status).toBe('ready');
 
     const reset = stateWhere(next, readyWith(view.defaults.contextSize));
-    const cleared = await next.invoke('modelSettings.set', { settings: {} });
+    const cleared = await next.invoke('model.setSettings', { settings: {} });
     expect(cleared).toMatchObject({ saved: {}, reloading: true, effective: view.effective });
     await reset;
   });

@@ -73,7 +73,7 @@ export const createDoctorSlice =
 
     async loadModelSettings() {
       try {
-        set({ modelSettings: await deps.api['modelSettings.get']({}), modelSettingsError: null });
+        set({ modelSettings: await deps.api['model.settings']({}), modelSettingsError: null });
       } catch (error) {
         set({ modelSettingsError: toAppError(error) });
       }
@@ -82,7 +82,7 @@ export const createDoctorSlice =
     async saveModelSettings(settings) {
       set({ modelSettingsBusy: true, modelSettingsError: null });
       try {
-        const view = await deps.api['modelSettings.set']({ settings });
+        const view = await deps.api['model.setSettings']({ settings });
         set({ modelSettings: view, modelSettingsBusy: false });
         return null;
       } catch (error) {

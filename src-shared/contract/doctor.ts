@@ -152,12 +152,12 @@ export const doctorApiSchemas = {
     request: z.object({ catalogId: z.string().min(1).max(200).optional() }).strict(),
     response: BenchResultSchema,
   },
-  'modelSettings.get': { request: Empty, response: ModelSettingsViewSchema },
+  'model.settings': { request: Empty, response: ModelSettingsViewSchema },
   /**
    * Replaces the saved settings (`{}` resets them to the defaults). When a setting that applies at load changes and a
    * model is loaded, a reply in progress is stopped and the model reloads in the background; the answer does not wait.
    */
-  'modelSettings.set': {
+  'model.setSettings': {
     request: z.object({ settings: SavedModelSettingsSchema }).strict(),
     response: ModelSettingsViewSchema,
   },
