@@ -19,6 +19,8 @@ export interface ModelServerOptions {
   readonly cutFirstRangeAfterBytes?: number;
   /** Answer 404 for every request. */
   readonly notFound?: boolean;
+  /** Answer ranged requests with this status (403: a signed URL that expired mid-download). */
+  readonly refuseRangesWith?: number;
 }
 
 /**
@@ -103,6 +105,10 @@ export class ModelServer {
     this.requests.push(record);
     if (this.options.notFound || !decodeURIComponent(path).endsWith(`/${this.fileName}`)) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    if (range && this.options.refuseRangesWith) {
+      res.writeHead(this.options.refuseRangesWith, { 'content-type': 'text/plain' }).end('refused');
       return;
     }
     const size = this.data.length;

@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Download } from '../../../src-shared/contract/index.js';
 import { EgressGuard } from '../../net/egressGuard.js';
+import { REPO_ROOT } from '../../testing/cliProcess.js';
 import { ModelServer, type ModelServerOptions } from '../../testing/modelServer.js';
 import {
   DownloadManager,
@@ -12,6 +15,7 @@ import {
   type DownloadRecord,
   type DownloadRecordStore,
 } from './downloadManager.js';
+import { isDownloaderError } from './fileDownload.js';
 import { sha256File, type Verified } from './verifyFile.js';
 
 const MiB = 1024 * 1024;
@@ -326,5 +330,29 @@ describe('DownloadManager (real node-llama-cpp downloader against a local server
     expect(manager.get(a.id)?.path).toBe(join(modelsDir, 'tiny.gguf'));
     expect(manager.get(b.id)?.path).toBe(join(modelsDir, 'tiny-2.gguf'));
     expect(manager.get(b.id)?.state).toBe('done');
+  });
+});
+
+describe('a server that refuses a range mid-download (HTTP 403)', () => {
+  it('fails the download with the status and leaves the process running', async () => {
+    const { stdout } = await promisify(execFile)(
+      join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
+      ['src-main/testing/refusedRangeChild.ts', modelPath],
+      { cwd: REPO_ROOT },
+    );
+    const download = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Download;
+    expect(download.state).toBe('failed');
+    expect(download.error).toMatchObject({
+      code: 'DOWNLOAD_FAILED',
+      message: expect.stringMatching(/refused the download .* \(HTTP 403\)/),
+    });
+  });
+
+  it('tells ipull errors apart from others', () => {
+    const ipull = new Error('Status code: 403');
+    ipull.stack = 'StatusCodeError\n    at x (file:///app/node_modules/ipull/dist/download/a.js:1:1)';
+    expect(isDownloaderError(ipull)).toBe(true);
+    expect(isDownloaderError(new Error('elsewhere'))).toBe(false);
+    expect(isDownloaderError('ipull/')).toBe(false);
   });
 });

@@ -23,6 +23,32 @@ export interface FileDownloadOptions {
   onProgress?(progress: RunProgress): void;
 }
 
+/**
+ * True for an error thrown inside ipull, node-llama-cpp's download engine. When a server refuses a range (an HTTP
+ * 4xx) or a write fails, ipull rejects the download, which is reported, and also leaves the same error unhandled on
+ * each parallel stream's bookkeeping promise.
+ */
+export function isDownloaderError(reason: unknown): boolean {
+  return reason instanceof Error && /[\\/]ipull[\\/]/.test(reason.stack ?? '');
+}
+
+let rejectionGuardInstalled = false;
+
+/**
+ * Keeps ipull's duplicate unhandled rejections from taking the process down (Node's default for an unhandled
+ * rejection): those are dropped, since the download itself reports the error. Any other unhandled rejection is
+ * left to the other listeners, or, when there are none, thrown as Node would.
+ */
+function guardDownloaderRejections(): void {
+  if (rejectionGuardInstalled) return;
+  rejectionGuardInstalled = true;
+  process.on('unhandledRejection', (reason) => {
+    if (isDownloaderError(reason)) return;
+    if (process.listenerCount('unhandledRejection') > 1) return;
+    throw reason;
+  });
+}
+
 export type RunOutcome = { readonly outcome: 'completed'; readonly path: string } | { readonly outcome: 'stopped' };
 
 /** One run of a download; a paused download is resumed by a new run on the same folder and file name. */
@@ -43,6 +69,7 @@ export interface FileDownloadRun {
  * verify it before use.
  */
 export function startFileDownload(options: FileDownloadOptions): FileDownloadRun {
+  guardDownloaderRejections();
   let downloader: ModelDownloader | undefined;
   let stopped: { keepPartial: boolean } | undefined;
   let stopping: Promise<void> | undefined;
