@@ -25,6 +25,16 @@ function request(overrides: Partial<GenerateOptions> = {}): GenerateOptions {
   };
 }
 
+const READ_TEXT = {
+  name: 'read_text',
+  description: 'Read a text file',
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string', maxLength: 20 } },
+    required: ['path'],
+    additionalProperties: false,
+  },
+};
 const SENTENCE = 'Here is one more detail about the garden plan for the spring, with beds, paths and a pond. ';
 
 describe('LlamaEngine with a 512-token context', () => {
@@ -56,24 +66,36 @@ describe('LlamaEngine with a 512-token context', () => {
     const result = await engine.generate(
       request({
         maxTokens: 40,
-        tools: [
-          {
-            name: 'read_text',
-            description: 'Read a text file',
-            parameters: {
-              type: 'object',
-              properties: { path: { type: 'string', maxLength: 20 } },
-              required: ['path'],
-              additionalProperties: false,
-            },
-          },
-        ],
+        tools: [READ_TEXT],
         onToolCall: async () => SENTENCE.repeat(60),
         scriptedCalls: [{ name: 'read_text', params: '{"path": "plan.txt"}' }],
       }),
     );
     expect(result.stopReason).toBe('complete');
     expect(result.stats.promptTokens).toBeLessThanOrEqual(CONTEXT);
+  });
+
+  it('stops a reply whose tool results fill the context with CONTEXT_OVERFLOW saying so', async () => {
+    const calls = [1, 2, 3, 4, 5, 6].map((i) => ({ name: 'read_text', params: `{"path": "f${i}.txt"}` }));
+    const reply = engine.generate(
+      request({
+        maxTokens: 40,
+        prompt: 'Read all my garden files',
+        history: [
+          { role: 'user', text: `Plan the garden. ${SENTENCE}` },
+          { role: 'assistant', text: SENTENCE.repeat(3) },
+        ],
+        tools: [READ_TEXT],
+        onToolCall: async () => SENTENCE.repeat(30),
+        scriptedCalls: calls,
+      }),
+    );
+    await expect(reply).rejects.toMatchObject({
+      code: 'CONTEXT_OVERFLOW',
+      message: expect.stringMatching(/context filled up while it was replying/),
+    });
+    // The engine goes on: the next reply runs as usual.
+    expect((await engine.generate(request())).stopReason).toBe('maxTokens');
   });
 
   it('writes the note the model reads in place of the left-out turns', () => {

@@ -103,7 +103,9 @@ export function clipToolResult(model: LlamaModel, result: string, limit: number)
 /** node-llama-cpp's "context too small" failure, as the error the user is shown. */
 export function contextOverflowDuringReply(error: unknown, contextSize: number): unknown {
   const message = error instanceof Error ? error.message : String(error);
-  if (!/context size .*too small|too small to (generate|fit)/i.test(message)) return error;
+  // "The context size is too small to generate a response", "The default context shift strategy did not return a
+  // history that fits the context size. …"
+  if (!/context (size|shift)/i.test(message) || !/too small|fits? the context/i.test(message)) return error;
   return new HomebodyError(
     'CONTEXT_OVERFLOW',
     `The model's ${contextSize}-token context filled up while it was replying (long tool results take room too), so Homebody stopped the reply. Start a new task, or raise the context size in the model settings.`,
