@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveDownloadTarget } from '../llm/download/downloadTarget.js';
 import { loadCatalog } from './catalog.js';
 
 describe('loadCatalog', () => {
@@ -16,6 +17,8 @@ describe('loadCatalog', () => {
     expect(catalog.every((m) => m.uri.startsWith('hf:') && m.uri.endsWith('.gguf'))).toBe(true);
     const ids = new Set(catalog.map((m) => m.id));
     expect(catalog.every((m) => m.baseId === null || ids.has(m.baseId))).toBe(true);
+    // Every entry is downloadable as written (its address is checked again, by the server, at download).
+    for (const m of catalog) expect(resolveDownloadTarget(m.uri).fileName).toMatch(/\.gguf$/);
   });
 
   it('names what is wrong with a broken catalog', () => {

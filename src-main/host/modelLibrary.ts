@@ -17,6 +17,7 @@ import {
 import { DownloadManager, type DownloadRecord, type DownloadRecordStore } from '../llm/download/downloadManager.js';
 import { sha256File, type Verified } from '../llm/download/verifyFile.js';
 import { inspectGguf } from '../llm/gguf/ggufInspect.js';
+import { SerialQueue } from '../llm/serialQueue.js';
 import type { EgressGuard } from '../net/egressGuard.js';
 import type { Store } from '../store/store.js';
 import type { StoredModel } from '../store/repos/modelsRepo.js';
@@ -58,6 +59,8 @@ export class ModelLibrary {
   readonly downloads: DownloadManager;
   private readonly now: () => number;
   private lastActivePath: string | null = null;
+  /** Two quick requests for one catalog entry make one download. */
+  private readonly requests = new SerialQueue();
 
   constructor(private readonly options: ModelLibraryOptions) {
     this.now = options.now ?? Date.now;
@@ -132,7 +135,11 @@ export class ModelLibrary {
     };
   }
 
-  async download(request: DownloadRequest): Promise<Download> {
+  download(request: DownloadRequest): Promise<Download> {
+    return this.requests.run(() => this.startDownload(request));
+  }
+
+  private async startDownload(request: DownloadRequest): Promise<Download> {
     if ('catalogId' in request) {
       const entry = this.entry(request.catalogId);
       if (!entry) {
