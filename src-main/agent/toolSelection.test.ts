@@ -139,6 +139,9 @@ describe('selectTools', () => {
 
   it('offers everything when nothing in the request matches any tool', () => {
     expect(selectTools(many, { prompt: 'hi!' })).toEqual({ tools: many, narrowed: false });
+    // Within a task that made a choice before, that choice stands.
+    const previouslyOffered = ['cd', 'rm'];
+    expect(selectTools(many, { prompt: 'hi!', previouslyOffered }).tools.map((t) => t.name)).toEqual(['cd', 'rm']);
   });
 
   it('lets a short follow-up lean on the earlier request', () => {

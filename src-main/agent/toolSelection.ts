@@ -31,7 +31,7 @@ export interface SelectionRequest {
 /**
  * The tools worth offering for a request, ranked locally (no model call) by BM25 over each tool's name,
  * description and parameters, with light stemming and a few synonyms for common intents. With few tools,
- * or when nothing in the request matches any tool, every tool is offered.
+ * or when nothing in the request matches any tool (and the task made no choice before), every tool is offered.
  */
 export function selectTools(tools: readonly EngineTool[], request: SelectionRequest): ToolSelection {
   const selectAbove = request.selectAbove ?? SELECT_ABOVE;
@@ -42,8 +42,9 @@ export function selectTools(tools: readonly EngineTool[], request: SelectionRequ
     .map((tool, i) => ({ tool, score: scores[i] ?? 0, i }))
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || a.i - b.i);
-  if (ranked.length === 0) return { tools: [...tools], narrowed: false };
   const previous = new Set((request.previouslyOffered ?? []).filter((name) => tools.some((t) => t.name === name)));
+  // Nothing matches: the task's previous choice stands if it made one, else every tool is offered.
+  if (ranked.length === 0 && previous.size === 0) return { tools: [...tools], narrowed: false };
   const best = ranked.slice(0, STICKY_BEST).map((r) => r.tool.name);
   const keep =
     previous.size > 0 && best.every((name) => previous.has(name))
