@@ -4,6 +4,7 @@ import { APPROVALS_USAGE, approvalsCommand } from './approvalsCommand.js';
 import { DOCTOR_USAGE, doctorCommand } from './doctorCommand.js';
 import { HISTORY_USAGE, historyCommand } from './historyCommand.js';
 import { MAKE_MODEL_USAGE, makeModelCommand } from './makeModelCommand.js';
+import { MODELS_USAGE, modelsCommand } from './modelsCommand.js';
 import { POLICY_USAGE, policyCommand } from './policyCommand.js';
 import { RUN_USAGE, runCommand } from './runCommand.js';
 import { SERVE_USAGE, serveCommand } from './serveCommand.js';
@@ -28,6 +29,8 @@ Usage:
 
   ${DOCTOR_USAGE.replaceAll('\n', '\n  ')}
 
+  ${MODELS_USAGE.replaceAll('\n', '\n  ')}
+
 --data-dir (or HOMEBODY_DATA_DIR) sets the data folder for every command.`;
 
 const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
@@ -39,6 +42,7 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   policy: policyCommand,
   history: historyCommand,
   doctor: doctorCommand,
+  models: modelsCommand,
 };
 
 /** The headless Homebody: the same Host as the app, without a window. */

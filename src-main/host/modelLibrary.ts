@@ -162,6 +162,24 @@ export class ModelLibrary {
         expectedSha256: entry.sha256,
       });
     }
+    // The same URI again resumes its unfinished download.
+    const unfinished = this.downloads
+      .list()
+      .find(
+        (d) =>
+          d.catalogId === null &&
+          d.uri === request.uri &&
+          (d.state === 'queued' ||
+            d.state === 'downloading' ||
+            d.state === 'paused' ||
+            d.state === 'verifying' ||
+            d.state === 'failed'),
+      );
+    if (unfinished) {
+      return unfinished.state === 'paused' || unfinished.state === 'failed'
+        ? this.downloads.resume(unfinished.id)
+        : unfinished;
+    }
     return this.downloads.start({
       catalogId: null,
       uri: request.uri,
