@@ -64,6 +64,7 @@ export function ModelsPage() {
       {listing && (
         <section className="card" aria-labelledby="models-catalog-heading">
           <h2 id="models-catalog-heading">Models that suit Homebody</h2>
+          {listing.catalog.length === 0 && <p className="muted">The catalog lists no models.</p>}
           <ul className="catalog-list" data-testid="models-catalog">
             {listing.catalog.map((entry) => (
               <CatalogCard
