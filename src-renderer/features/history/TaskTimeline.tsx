@@ -169,6 +169,11 @@ const TimelineMessage = memo(function TimelineMessage({ message }: { message: Me
           {formatAuditTime(message.createdAt)}
         </time>
         {note && <span className={`message-state state-${message.state}`}>{note}</span>}
+        {message.contextNote && (
+          <span className="message-context-note muted" data-testid="timeline-context-note" role="note">
+            {message.contextNote}
+          </span>
+        )}
       </div>
       {message.reasoning.length > 0 && (
         <details className="reasoning">
