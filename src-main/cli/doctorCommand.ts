@@ -26,12 +26,20 @@ function modelLine(model: ModelFit): string {
   );
 }
 
+/** A load average above the core count: other work took the CPU while measuring. */
+export function benchWasBusy(bench: BenchResult): boolean {
+  return bench.loadAverage !== null && bench.cores !== null && bench.loadAverage > bench.cores;
+}
+
 export function benchLines(bench: BenchResult): string {
   return (
     `Measured on ${bench.modelName}${bench.synthetic ? ' (generated, Qwen3-0.6B dimensions)' : ''}, ${bytes(bench.sizeBytes)}, ` +
     `${bench.threads} threads, ${bench.gpu}:\n` +
     `  load ${Math.round(bench.loadMs)} ms, prompt ${bench.promptTokensPerSecond.toFixed(0)} tok/s (${bench.promptTokens} tokens), ` +
-    `decode ${bench.decodeTokensPerSecond.toFixed(1)} tok/s (${bench.generatedTokens} tokens)`
+    `decode ${bench.decodeTokensPerSecond.toFixed(1)} tok/s (${bench.generatedTokens} tokens)` +
+    (benchWasBusy(bench)
+      ? `\n  The computer was busy (load ${bench.loadAverage!.toFixed(1)} on ${bench.cores} cores): these figures are low; measure again when it is idle.`
+      : '')
   );
 }
 

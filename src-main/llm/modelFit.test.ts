@@ -28,6 +28,8 @@ const bench: BenchResult = {
   generatedTokens: 32,
   decodeTokensPerSecond: 30,
   measuredAt: 0,
+  loadAverage: null,
+  cores: null,
 };
 
 describe('model size and KV cache', () => {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism, loadavg, platform } from 'node:os';
 import type { Llama, Token } from 'node-llama-cpp';
 import type { BenchResult } from '../../src-shared/contract/index.js';
 import { inspectGguf } from './gguf/ggufInspect.js';
@@ -51,6 +52,8 @@ const TEXT =
 /** Load, ~64 prompt tokens, ~32 generated tokens (greedy); times each part. */
 export async function runBench(llama: Llama, options: BenchOptions): Promise<BenchResult> {
   const summary = inspectGguf(options.modelPath);
+  // Other work on the machine slows every figure: the load average is kept with them, so they can be read for what they are.
+  const loadAverage = platform() === 'win32' ? null : (loadavg()[0] ?? null);
   options.onPhase?.('load');
   const loadStarted = performance.now();
   const model = await llama.loadModel({ modelPath: options.modelPath });
@@ -90,6 +93,8 @@ export async function runBench(llama: Llama, options: BenchOptions): Promise<Ben
         generatedTokens: generated,
         decodeTokensPerSecond: decodeMs > 0 ? (generated * 1000) / decodeMs : 0,
         measuredAt: Date.now(),
+        loadAverage,
+        cores: availableParallelism(),
       };
     } finally {
       await context.dispose();

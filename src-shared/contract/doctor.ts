@@ -125,6 +125,10 @@ export const BenchResultSchema = z.object({
   generatedTokens: z.number().int().nonnegative(),
   decodeTokensPerSecond: z.number().nonnegative(),
   measuredAt: z.number().int(),
+  /** The system's 1-minute load average when the run started (null where the system has none, e.g. Windows). */
+  loadAverage: z.number().nonnegative().nullable().default(null),
+  /** Logical cores, to read the load average against: a load above it means the figures came out low. */
+  cores: z.number().int().positive().nullable().default(null),
 });
 export type BenchResult = z.infer<typeof BenchResultSchema>;
 

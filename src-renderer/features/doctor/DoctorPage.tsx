@@ -160,6 +160,13 @@ function ModelsSection({ report }: { report: DoctorReport }) {
             {formatBytes(bench.sizeBytes)}, {bench.threads} threads, {bench.gpu}): loaded in{' '}
             {(bench.loadMs / 1000).toFixed(1)} s, reads {formatRate(bench.promptTokensPerSecond)} and writes{' '}
             {formatRate(bench.decodeTokensPerSecond)} tokens per second.
+            {bench.loadAverage !== null && bench.cores !== null && bench.loadAverage > bench.cores && (
+              <span className="field-problem" data-testid="bench-busy">
+                {' '}
+                The computer was busy while measuring (load {bench.loadAverage.toFixed(1)} on {bench.cores} cores):
+                these figures are low. Measure again when it is idle.
+              </span>
+            )}
           </p>
         ) : (
           <p className="muted">Speeds above are estimates until measured here.</p>
