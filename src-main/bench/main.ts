@@ -1,11 +1,17 @@
 import { parseArgs } from 'node:util';
 import { intOption, UsageError, usageErrors } from '../cli/args.js';
 import { DEFAULT_MESSAGES_PER_TASK, DEFAULT_TASKS, runHistoryBench } from './historyBench.js';
+import { runModelBench } from './modelBench.js';
 import { formatTable, toJson, type SectionReport } from './report.js';
 
-const USAGE = `Usage: npm run bench -- [--json] [--only SECTION]... [--tasks N] [--messages-per-task M]
+const USAGE = `Usage: npm run bench -- [--json] [--only SECTION]... [--tasks N] [--messages-per-task M] [--runs N] [--cold-runs N] [--quant q4_0|q8_0]...
 
 Sections:
+  model     on generated qwen3-0.6b models (q4_0, the headline, and q8_0; made once in .cache/models): load time,
+            first token with 5 and 40 tools (cold, next task, after a restart with the prefix saved), prompt and
+            decode speed through Homebody's engine and through node-llama-cpp directly, peak memory. Medians of
+            --runs (default 3) runs after a warm-up; the 40-tool cold run (about 35 s) --cold-runs times (default 2).
+            --quant picks the files (the first is the headline).
   history   imports N tasks × M messages (default ${DEFAULT_TASKS.toLocaleString('en-US')} × ${DEFAULT_MESSAGES_PER_TASK}) into a temporary data folder,
             then times the history list, search (p50, p95), the integrity check and a deletion.
 
@@ -15,11 +21,16 @@ npm run -s bench -- --json keeps npm's banner out of stdout.`;
 interface BenchArgs {
   readonly tasks: number | undefined;
   readonly messagesPerTask: number | undefined;
+  readonly runs: number | undefined;
+  readonly coldRuns: number | undefined;
+  readonly quants: readonly string[] | undefined;
   readonly log: (line: string) => void;
 }
 
 /** Every section, in the order they run; a section is a function that returns its report. */
 const SECTIONS: Record<string, (args: BenchArgs) => Promise<SectionReport>> = {
+  // First, so the process's peak memory is the model's own.
+  model: ({ runs, coldRuns, quants, log }) => runModelBench({ runs, coldRuns, log, ...(quants ? { quants } : {}) }),
   history: ({ tasks, messagesPerTask, log }) => runHistoryBench({ tasks, messagesPerTask, log }),
 };
 
@@ -32,6 +43,9 @@ async function main(argv: string[]): Promise<number> {
         only: { type: 'string', multiple: true },
         tasks: { type: 'string' },
         'messages-per-task': { type: 'string' },
+        runs: { type: 'string' },
+        'cold-runs': { type: 'string' },
+        quant: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -51,6 +65,9 @@ async function main(argv: string[]): Promise<number> {
   const args: BenchArgs = {
     tasks: intOption(values.tasks, 'tasks', 1, 1_000_000),
     messagesPerTask: intOption(values['messages-per-task'], 'messages-per-task', 1, 1000),
+    runs: intOption(values.runs, 'runs', 1, 100),
+    coldRuns: intOption(values['cold-runs'], 'cold-runs', 1, 100),
+    quants: values.quant,
     log: (line) => process.stderr.write(`${line}\n`),
   };
 

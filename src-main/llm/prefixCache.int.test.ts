@@ -66,7 +66,8 @@ function ask(engine: LlamaEngine, prompt: string, offered: readonly EngineTool[]
 
 const stateFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.bin'));
 
-describe('the system prompt + tools prefix', () => {
+// Generous: several engines start per test, and the machine may be busy.
+describe('the system prompt + tools prefix', { timeout: 600_000 }, () => {
   it('is evaluated once: a new task evaluates only its own tokens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hb-prefix-'));
     const { engine } = await start(dir);

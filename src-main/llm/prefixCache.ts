@@ -252,7 +252,10 @@ export async function ensurePrefix(options: {
   let held = sequence.compareContextTokens([...tokens]).firstDifferentIndex;
   if (held >= tokens.length) return { source: 'memory', prefixTokens: tokens.length };
   const key = cache ? PrefixStateCache.key(options.model, sequence.contextSize, tokens) : undefined;
-  if (cache && key && (await cache.load(sequence, key, tokens))) return { source: 'file', prefixTokens: tokens.length };
+  if (cache && key && (await cache.load(sequence, key, tokens))) {
+    await checkpoint(sequence);
+    return { source: 'file', prefixTokens: tokens.length };
+  }
   held = Math.min(held, sequence.nextTokenIndex);
   if (held < sequence.nextTokenIndex) {
     await sequence.eraseContextTokenRanges([{ start: held, end: sequence.nextTokenIndex }]);
@@ -261,6 +264,15 @@ export async function ensurePrefix(options: {
     if (signal.aborted) return { source: 'evaluated', prefixTokens: tokens.length };
     await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(start, start + EVALUATION_CHUNK));
   }
+  await checkpoint(sequence);
   if (cache && key) await cache.save(sequence, key, tokens, options.model);
   return { source: 'evaluated', prefixTokens: tokens.length };
+}
+
+/**
+ * Hybrid and recurrent models (Qwen3.5's linear-attention layers) cannot drop the tail of their state: a
+ * checkpoint at the end of the prefix is what lets the next task go back to it instead of evaluating it again.
+ */
+async function checkpoint(sequence: LlamaContextSequence): Promise<void> {
+  if (sequence.needsCheckpoints) await sequence.takeCheckpoint();
 }
