@@ -230,6 +230,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     cacheDir: join(options.dataDir, 'cache'),
     modelsDir: join(options.dataDir, 'models'),
     catalog: () => catalog,
+    catalogFile: (catalogId) => store.models.models.list().find((m) => m.catalogId === catalogId)?.path ?? null,
     settings: () => modelSettings.view(),
     lastBench: () => {
       const saved = BenchResultSchema.safeParse(store.settings.get(BENCH_KEY));

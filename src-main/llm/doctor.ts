@@ -20,6 +20,8 @@ export interface DoctorDeps {
   /** `<dataDir>/models`: where downloaded catalog models are saved. */
   readonly modelsDir: string;
   readonly catalog: () => readonly CatalogEntry[];
+  /** The file the model manager recorded for a catalog entry, when there is one on disk. */
+  readonly catalogFile?: (catalogId: string) => string | null;
   readonly settings: () => ModelSettingsView;
   readonly lastBench: () => BenchResult | null;
   readonly saveBench: (bench: BenchResult) => void;
@@ -63,6 +65,12 @@ export class Doctor {
 
   constructor(private readonly deps: DoctorDeps) {}
 
+  /** The catalog model's file: as the model manager recorded it, else under its download name in the models folder. */
+  private fileOf(entry: CatalogEntry): string | null {
+    const recorded = this.deps.catalogFile?.(entry.id);
+    return recorded && existsSync(recorded) ? recorded : downloadedPath(this.deps.modelsDir, entry);
+  }
+
   async report(): Promise<DoctorReport> {
     const machine = await machineReport(() => this.deps.engine.runtime());
     const settings = this.deps.settings();
@@ -92,7 +100,7 @@ export class Doctor {
       });
     }
     for (const entry of this.deps.catalog()) {
-      const path = downloadedPath(this.deps.modelsDir, entry);
+      const path = this.fileOf(entry);
       const found = path ? kvShapeOf(path) : undefined;
       inputs.push({
         id: entry.id,
@@ -127,7 +135,7 @@ export class Doctor {
 
   private async measure(catalogId: string | undefined, onPhase?: (phase: string) => void): Promise<BenchResult> {
     const entry = catalogId ? this.deps.catalog().find((e) => e.id === catalogId) : undefined;
-    const downloaded = entry ? downloadedPath(this.deps.modelsDir, entry) : null;
+    const downloaded = entry ? this.fileOf(entry) : null;
     let modelPath = downloaded;
     if (!modelPath) {
       onPhase?.('generate');
