@@ -166,7 +166,6 @@ export class DownloadManager {
     return this.control.run(async () => {
       this.assertOpen();
       const target = resolveDownloadTarget(request.uri, this.endpoint);
-      // Refused at once while offline, so the caller is told; otherwise the guard is asked when the run connects.
       const fileName = safeFileName(request.fileName ?? target.fileName);
       const id = this.newId();
       const now = this.now();
@@ -187,6 +186,7 @@ export class DownloadManager {
         createdAt: now,
         updatedAt: now,
       };
+      // Refused at once while offline, so the caller is told; otherwise the guard is asked when the run connects.
       if (this.options.guard.offline) this.options.guard.check(target.url, this.purpose(record));
       this.options.records.insert(record);
       this.changed(id);
