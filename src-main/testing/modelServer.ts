@@ -37,6 +37,10 @@ export class ModelServer {
   private stallAt: number | null = null;
   private stallWaiters: Array<() => void> = [];
   private rangedSent = 0;
+  private holdOffset: number | null = null;
+  private holdWaiters: Array<() => void> = [];
+  /** Ranged responses waiting at the hold offset now. */
+  held = 0;
 
   private constructor(
     private readonly filePath: string,
@@ -80,10 +84,20 @@ export class ModelServer {
     this.stallAt = this.rangedSent + bytes;
   }
 
+  /**
+   * Every ranged response whose range crosses file offset `offset` sends up to it and waits there until `release`
+   * (the other ranges go on): a transfer held halfway, whatever ranges the client splits the file into.
+   */
+  holdAt(offset: number): void {
+    this.holdOffset = offset;
+  }
+
   release(): void {
     this.stallAt = null;
-    const waiters = this.stallWaiters;
+    this.holdOffset = null;
+    const waiters = [...this.stallWaiters, ...this.holdWaiters];
     this.stallWaiters = [];
+    this.holdWaiters = [];
     for (const wake of waiters) wake();
   }
 
@@ -166,7 +180,16 @@ export class ModelServer {
           if (res.destroyed) return;
         }
       }
+      if (record.range !== null && this.holdOffset !== null && position === this.holdOffset) {
+        this.held++;
+        await new Promise<void>((resolve) => this.holdWaiters.push(resolve));
+        this.held--;
+        if (res.destroyed) return;
+      }
       let length = Math.min(piece, to - position);
+      if (record.range !== null && this.holdOffset !== null && position < this.holdOffset) {
+        length = Math.min(length, this.holdOffset - position);
+      }
       if (cutAfter !== null) length = Math.min(length, cutAfter - record.bytes);
       if (record.range !== null && this.stallAt !== null) length = Math.min(length, this.stallAt - this.rangedSent);
       if (length > 0) {

@@ -356,3 +356,35 @@ describe('a server that refuses a range mid-download (HTTP 403)', () => {
     expect(isDownloaderError('ipull/')).toBe(false);
   });
 });
+
+describe('a pause while the downloader counts (wrongly) every byte as received', () => {
+  it('keeps the partial file resumable and reports the bytes really on disk', async () => {
+    const server = await serve();
+    const { manager, modelsDir, events } = setup();
+    // One range waits halfway; the others, the last (short) chunk among them, complete: ipull then counts the last
+    // chunk as a whole 5 MiB one and reports the file complete, and would rename its partial file when closed.
+    server.holdAt(Math.floor(server.size / 2));
+    const { id } = await manager.start({
+      catalogId: null,
+      uri: server.url,
+      expectedSizeBytes: null,
+      expectedSha256: modelSha,
+    });
+    await until(() => server.held > 0 && server.requests.filter((r) => r.range !== null).length >= 3, 'the hold');
+    await new Promise((r) => setTimeout(r, 1000));
+    const paused = await manager.pause(id);
+    expect(paused.state).toBe('paused');
+    expect(paused.bytes).toBeGreaterThan(0);
+    expect(paused.bytes).toBeLessThan(server.size);
+    expect(events.filter((e) => e.state === 'downloading').every((e) => e.bytes < server.size)).toBe(true);
+    expect(readdirSync(join(modelsDir, '.downloads', id))).toEqual(['tiny.gguf.ipull']);
+    server.release();
+    server.resetCounts();
+
+    await manager.resume(id);
+    const done = await finished(manager, id);
+    expect(done.state).toBe('done');
+    expect(await sha256File(done.path)).toBe(modelSha);
+    expect(server.rangedBytes).toBeLessThanOrEqual(server.size - paused.bytes + 5 * MiB);
+  });
+});

@@ -7,6 +7,7 @@ import type { EgressGuard, EgressTicket } from '../../net/egressGuard.js';
 import { SerialQueue } from '../serialQueue.js';
 import { startFileDownload, type FileDownloadRun, type RunProgress } from './fileDownload.js';
 import { huggingFaceEndpoint, resolveDownloadTarget, safeFileName } from './downloadTarget.js';
+import { partialBytesOnDisk, partialPathOf, settlePartialFile } from './partialFile.js';
 import { verifyFile, type Verified } from './verifyFile.js';
 
 /** A download as persisted (the store's model_downloads table); speed and time left exist only while it runs. */
@@ -139,7 +140,12 @@ export class DownloadManager {
   async recover(): Promise<void> {
     for (const record of this.options.records.list()) {
       if (record.state === 'downloading' || record.state === 'queued' || record.state === 'verifying') {
-        this.options.records.update(record.id, { state: 'paused', updatedAt: this.now() });
+        const bytes = await this.bytesOnDisk(record, record.totalBytes);
+        this.options.records.update(record.id, {
+          state: 'paused',
+          bytes: bytes ?? record.bytes,
+          updatedAt: this.now(),
+        });
       } else if (record.state === 'cancelled' || record.state === 'done') {
         if (existsSync(record.stagingDir)) await rm(record.stagingDir, { recursive: true, force: true });
       }
@@ -414,11 +420,13 @@ export class DownloadManager {
     this.update(live.id, { state: 'downloading', error: null });
 
     // A file downloaded in full by an earlier run (stopped before its check) needs no connection.
-    const complete = existsSync(staged) && !existsSync(`${staged}.ipull`);
+    const complete = await settlePartialFile(staged, record.totalBytes);
     if (!complete) {
       const target = resolveDownloadTarget(record.uri, this.endpoint);
       live.ticket = this.options.guard.check(target.url, this.purpose(record));
       await mkdir(record.stagingDir, { recursive: true });
+      const onDisk = await partialBytesOnDisk(partialPathOf(staged), record.totalBytes);
+      live.bytes = onDisk ?? 0;
       const run = startFileDownload({
         uri: record.uri,
         dirPath: record.stagingDir,
@@ -426,7 +434,7 @@ export class DownloadManager {
         huggingFaceEndpoint: this.endpoint,
         onStart: ({ totalBytes, resumedBytes }) => {
           live.totalBytes = totalBytes ?? live.totalBytes;
-          live.resumedBytes = Math.min(resumedBytes, totalBytes ?? resumedBytes);
+          live.resumedBytes = resumedBytes > 0 ? (onDisk ?? this.capped(resumedBytes, live.totalBytes)) : 0;
           live.bytes = live.resumedBytes;
           this.checkAnnouncedSize(record, totalBytes);
           this.options.records.update(live.id, { totalBytes: live.totalBytes, bytes: live.bytes });
@@ -492,7 +500,7 @@ export class DownloadManager {
     if (live.stopIntent) return;
     const total = progress.totalBytes ?? live.totalBytes;
     live.totalBytes = total;
-    live.bytes = total !== null ? Math.min(progress.bytes, total) : progress.bytes;
+    live.bytes = this.capped(progress.bytes, total);
     live.bytesPerSecond = progress.bytesPerSecond;
     live.etaSeconds = progress.etaSeconds;
     live.ticket?.setBytes(Math.max(0, live.bytes - live.resumedBytes));
@@ -510,12 +518,39 @@ export class DownloadManager {
   /** Writes the state a stopped run ends in: paused (bytes kept) or cancelled (partial file deleted). */
   private async finishStop(live: Live): Promise<void> {
     const record = this.mustGet(live.id);
+    // The downloader finishes closing its files first (within the grace period).
+    if (live.run)
+      await Promise.race([live.run.stop(live.stopIntent !== 'cancel'), delay(this.options.stopGraceMs ?? 5000)]);
     if (live.stopIntent === 'cancel') {
       await rm(record.stagingDir, { recursive: true, force: true });
       this.update(live.id, { state: 'cancelled', bytes: 0, error: null });
       return;
     }
-    this.update(live.id, { state: 'paused', bytes: live.bytes, totalBytes: live.totalBytes });
+    const bytes = await this.bytesOnDisk(record, live.totalBytes);
+    this.update(live.id, {
+      state: 'paused',
+      bytes: bytes ?? this.capped(live.bytes, live.totalBytes),
+      totalBytes: live.totalBytes,
+    });
+  }
+
+  /**
+   * While running, the downloader's count may run ahead of the bytes on disk (and even reach the total): a running
+   * download never shows more than the total less one byte; the check that follows shows the rest.
+   */
+  private capped(bytes: number, totalBytes: number | null): number {
+    return totalBytes !== null ? Math.max(0, Math.min(bytes, totalBytes - 1)) : bytes;
+  }
+
+  /** The bytes of a stopped download really on disk (its partial file put back in place first); null if unknown. */
+  private async bytesOnDisk(record: DownloadRecord, totalBytes: number | null): Promise<number | null> {
+    const staged = join(record.stagingDir, record.fileName);
+    try {
+      if (await settlePartialFile(staged, totalBytes)) return totalBytes;
+    } catch {
+      return null;
+    }
+    return partialBytesOnDisk(partialPathOf(staged), totalBytes);
   }
 
   /** A run that failed: paused when the connection is to blame (its bytes are kept), failed otherwise. */
