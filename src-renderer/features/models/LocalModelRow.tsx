@@ -97,7 +97,7 @@ export function LocalModelRow({ model, onRemoved }: { model: LocalModel; onRemov
           variant="primary"
           data-testid="local-model-use"
           disabled={
-            model.active ||
+            (model.active && engine !== 'error' && engine !== 'idle') ||
             model.missing ||
             activating ||
             (model.integrity === 'mismatch' && model.source === 'downloaded')
@@ -105,7 +105,13 @@ export function LocalModelRow({ model, onRemoved }: { model: LocalModel; onRemov
           aria-label={`Use ${model.name}`}
           onClick={() => void activateModel(model.id)}
         >
-          {model.active ? (engine === 'loading' ? 'Loading…' : 'In use') : 'Use'}
+          {engine === 'loading' || activating
+            ? 'Loading…'
+            : engine === 'ready'
+              ? 'In use'
+              : model.active
+                ? 'Load again'
+                : 'Use'}
         </Button>
         {model.integrity === 'unchecked' && model.sha256 === null && (
           <Button
