@@ -1,90 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { HostEvent, ModelState } from '../../src-shared/contract/index.js';
-import type { ChatEngine, EngineTool, GenerateOptions, GenerateResult } from '../llm/engineTypes.js';
-import { openStore } from '../store/store.js';
-import type { AgentTools } from './agentTools.js';
-import { ChatRunner, contextNoteFor } from './chatRunner.js';
-
-const READY: ModelState = {
-  status: 'ready',
-  info: {
-    path: '/m.gguf',
-    name: 'm',
-    architecture: 'qwen3',
-    sizeBytes: 1,
-    contextSize: 512,
-    trainContextSize: 2048,
-    synthetic: true,
-    gpu: 'cpu',
-  },
-};
-
-const tool = (name: string, description: string): EngineTool => ({
-  name,
-  description,
-  parameters: { type: 'object', properties: {} },
-});
-
-const MANY: EngineTool[] = [
-  tool('list_folder', 'List the files in a folder.'),
-  tool('read_text', 'Read a text file.'),
-  tool('write_text', 'Write a text file.'),
-  tool('move', 'Move or rename a file.'),
-  tool('move_to_trash', 'Move a file to the trash.'),
-  tool('delete_permanently', 'Delete a file for good.'),
-  tool('search_mail', 'Search the mail inbox.'),
-  tool('send_mail', 'Send an email to someone.'),
-  tool('list_events', 'List calendar events.'),
-  tool('add_event', 'Add an event to the calendar.'),
-  tool('add_note', 'Write a note.'),
-  tool('search_notes', 'Search notes.'),
-  tool('add_reminder', 'Set a reminder.'),
-  tool('battery_level', 'Report the battery level of the device.'),
-  tool('web_search', 'Search the web.'),
-  tool('fetch_page', 'Read a web page.'),
-];
-
-function setup(result: Partial<GenerateResult> = {}) {
-  const store = openStore(':memory:');
-  const events: HostEvent[] = [];
-  const calls: GenerateOptions[] = [];
-  const engine: ChatEngine = {
-    state: READY,
-    onStateChange: () => () => undefined,
-    load: async () => READY,
-    dispose: async () => undefined,
-    async generate(options): Promise<GenerateResult> {
-      calls.push(options);
-      options.onText('ok');
-      return {
-        text: 'ok',
-        reasoning: '',
-        stopReason: 'complete',
-        stats: { promptTokens: 20, completionTokens: 1, ttftMs: 5, tokensPerSecond: 50 },
-        evaluatedPromptTokens: 20,
-        ...result,
-      };
-    },
-  };
-  let offered = MANY;
-  const tools: AgentTools = { offered: () => offered, call: async () => 'done' };
-  let ids = 0;
-  const runner = new ChatRunner({
-    engine,
-    store,
-    tools,
-    emit: (e) => events.push(e),
-    newId: () => `id${++ids}`,
-    persistEveryMs: 0,
-  });
-  return { store, events, runner, calls, offer: (list: EngineTool[]) => (offered = list) };
-}
-
-const OPTIONS = { maxTokens: 64, temperature: 0 };
+import { contextNoteFor } from './chatRunner.js';
+import { OPTIONS, setupRunner } from './chatRunnerFixture.js';
 
 describe('ChatRunner and the context', () => {
   it('says on the reply, and keeps, that earlier messages were left out to fit the context', async () => {
-    const { store, events, runner } = setup({ droppedTurns: 6 });
+    const { store, events, runner } = setupRunner({ droppedTurns: 6 });
     const final = await runner.send(null, 'go on', OPTIONS).done;
     expect(final.contextNote).toBe(contextNoteFor(6));
     expect(store.messages.get(final.id)?.contextNote).toBe(contextNoteFor(6));
@@ -93,7 +13,7 @@ describe('ChatRunner and the context', () => {
   });
 
   it('adds no note when nothing was left out', async () => {
-    const { runner } = setup();
+    const { runner } = setupRunner();
     const final = await runner.send(null, 'hello', OPTIONS).done;
     expect(final.contextNote ?? null).toBeNull();
   });
