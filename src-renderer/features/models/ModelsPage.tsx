@@ -1,8 +1,9 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { LocalModel } from '../../../src-shared/contract/index.js';
 import type { Outcome } from '../../store/types.js';
 import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
+import { GgufPathForm } from '../../ui/GgufPathForm.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { selectShell } from '../../store/selectors.js';
 import { CatalogCard } from './CatalogCard.js';
@@ -88,19 +89,9 @@ function AddModel({ onAdded }: { onAdded: (model: LocalModel) => void }) {
   const dismiss = useAppStore((s) => s.dismissModelsError);
   const addModel = useAppStore((s) => s.addModel);
   const chooseAndAddModel = useAppStore((s) => s.chooseAndAddModel);
-  const [path, setPath] = useState('');
-  const inputId = useId();
-  const hintId = useId();
-
-  const done = (outcome: Outcome<LocalModel> | null) => {
-    if (outcome?.ok) {
-      setPath('');
-      onAdded(outcome.value);
-    }
-  };
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!busy) done(await addModel(path));
+  const done = (outcome: Outcome<LocalModel> | null): boolean => {
+    if (outcome?.ok) onAdded(outcome.value);
+    return outcome?.ok === true;
   };
 
   return (
@@ -119,28 +110,16 @@ function AddModel({ onAdded }: { onAdded: (model: LocalModel) => void }) {
           <span className="muted">or enter its path:</span>
         </div>
       )}
-      <form className="path-form" onSubmit={(e) => void submit(e)} aria-label="Add a model file by path">
-        <label htmlFor={inputId}>Path to a .gguf file</label>
-        <div className="path-row">
-          <input
-            id={inputId}
-            data-testid="add-model-path"
-            type="text"
-            value={path}
-            onChange={(e) => setPath(e.target.value)}
-            placeholder="/home/you/models/model.gguf"
-            spellCheck={false}
-            autoComplete="off"
-            aria-describedby={hintId}
-          />
-          <Button type="submit" variant="primary" data-testid="add-model-submit" disabled={busy}>
-            {busy ? 'Adding…' : 'Add'}
-          </Button>
-        </div>
-        <p id={hintId} className="hint muted">
-          The file stays where it is; Homebody checks that it is a readable GGUF model.
-        </p>
-      </form>
+      <GgufPathForm
+        busy={busy}
+        onSubmit={async (path) => done(await addModel(path))}
+        ariaLabel="Add a model file by path"
+        submitLabel="Add"
+        busyLabel="Adding…"
+        hint="The file stays where it is; Homebody checks that it is a readable GGUF model."
+        inputTestId="add-model-path"
+        submitTestId="add-model-submit"
+      />
       {error && <ErrorNotice error={error} testId="add-model-error" onDismiss={() => dismiss('add')} />}
     </section>
   );

@@ -1,10 +1,11 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { ProgressBar } from '../../ui/ProgressBar.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { selectModelProblem, selectModelState, selectShell } from '../../store/selectors.js';
+import { GgufPathForm } from '../../ui/GgufPathForm.js';
 import { CatalogList } from './CatalogList.js';
 
 /** First run, a failed load, or "Change model": pick a GGUF file and watch it load. */
@@ -84,35 +85,16 @@ export function Onboarding() {
 }
 
 function PathForm({ busy, onOpen }: { busy: boolean; onOpen: (path: string) => void }) {
-  const [path, setPath] = useState('');
-  const inputId = useId();
-  const hintId = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!busy) onOpen(path);
-  };
   return (
-    <form className="path-form" onSubmit={submit} aria-label="Open a model file by path">
-      <label htmlFor={inputId}>Path to a .gguf file</label>
-      <div className="path-row">
-        <input
-          id={inputId}
-          data-testid="model-path-input"
-          type="text"
-          value={path}
-          onChange={(e) => setPath(e.target.value)}
-          placeholder="/home/you/models/model.gguf"
-          spellCheck={false}
-          autoComplete="off"
-          aria-describedby={hintId}
-        />
-        <Button type="submit" variant="primary" data-testid="model-open-button" disabled={busy}>
-          {busy ? 'Opening…' : 'Open'}
-        </Button>
-      </div>
-      <p id={hintId} className="hint muted">
-        The full path on this computer, for example a file downloaded from Hugging Face.
-      </p>
-    </form>
+    <GgufPathForm
+      busy={busy}
+      onSubmit={onOpen}
+      ariaLabel="Open a model file by path"
+      submitLabel="Open"
+      busyLabel="Opening…"
+      hint="The full path on this computer, for example a file downloaded from Hugging Face."
+      inputTestId="model-path-input"
+      submitTestId="model-open-button"
+    />
   );
 }
