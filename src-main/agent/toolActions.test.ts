@@ -9,6 +9,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
 import type { JsonSchema, ToolDefinition, ToolOutcome } from '../tools/toolTypes.js';
 import { ToolActions } from './toolActions.js';
+import { testPackConfig } from '../tools/packFixture.js';
 
 const pathParam: JsonSchema = {
   type: 'object',
@@ -67,6 +68,7 @@ function setup(outcomes?: Record<string, ToolOutcome>, initial?: Partial<Policy>
     ]),
     executor: runner,
     policy: () => policy,
+    packs: () => testPackConfig(join(folder, '.packs')),
     savePolicy: (next) => (policy = next),
     emit: (e) => events.push(e),
   });

@@ -13,7 +13,7 @@ import type { Store } from '../store/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
 import { validateArguments } from '../tools/schema/index.js';
-import type { GrantedRoot, JsonValue, ToolDefinition, UndoRecord } from '../tools/toolTypes.js';
+import type { GrantedRoot, JsonValue, PackConfig, ToolDefinition, UndoRecord } from '../tools/toolTypes.js';
 
 export type Actor = 'model' | 'cli';
 
@@ -31,6 +31,8 @@ export interface ToolActionsDeps {
   readonly registry: ToolRegistry;
   readonly executor: ToolRunner;
   readonly policy: () => Policy;
+  /** The packs' folders and settings as they are now (read at each call, so a change applies at once). */
+  readonly packs: () => PackConfig;
   readonly savePolicy: (policy: Policy) => void;
   readonly emit: (event: HostEvent) => void;
   readonly now?: () => number;
@@ -300,7 +302,7 @@ export class ToolActions {
     if (call.undo !== 'available' || !record)
       throw new HomebodyError('INVALID_REQUEST', `${call.description.title} cannot be undone.`);
     try {
-      await this.deps.executor.undo(record, { roots: this.roots() });
+      await this.deps.executor.undo(record, { roots: this.roots(), packs: this.deps.packs() });
       this.deps.store.toolCalls.markUndo(id, 'undone');
       this.audit(call.taskId, id, 'undone', 'user', `Undid ${call.description.title}`);
     } catch (error) {
@@ -342,10 +344,11 @@ export class ToolActions {
     this.changed(id);
     const started = this.now();
     try {
-      const roots = this.roots();
-      if (roots.length === 0) throw new Error('No folders are granted to Homebody yet; grant one in Settings first.');
       mkdirSync(executor.trashDir, { recursive: true });
-      const outcome = await executor.run(call.tool, call.args as Record<string, JsonValue>, { roots });
+      const outcome = await executor.run(call.tool, call.args as Record<string, JsonValue>, {
+        roots: this.roots(),
+        packs: this.deps.packs(),
+      });
       store.toolCalls.finish(id, { state: 'done', result: outcome.result, undo: outcome.undo, now: this.now() });
       if (outcome.untrustedSource && call.taskId)
         store.taskSafety.addTaint(call.taskId, outcome.untrustedSource, id, this.now());

@@ -40,6 +40,8 @@ import { Doctor } from '../llm/doctor.js';
 import { overridesFrom } from '../llm/modelSettings.js';
 import { ModelSettingsService } from './modelSettingsService.js';
 import type { Host, HostOptions } from './hostTypes.js';
+import { noDevice, type DeviceBridge } from './deviceBridge.js';
+import { PackSettingsService } from './packSettingsService.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
@@ -60,6 +62,7 @@ export interface HostInternals extends Host {
   readonly models: ModelLibrary;
   /** Every connection Homebody itself opens goes through it (model downloads). */
   readonly egress: EgressGuard;
+  readonly packs: PackSettingsService;
   /** What the user must be told about this start (a damaged database moved aside). */
   readonly notices: readonly AppError[];
   policy(): Policy;
@@ -80,6 +83,8 @@ export interface CreateHostOptions extends HostOptions {
   readonly catalogPath?: string;
   /** Refuse every network connection (model downloads). Default: HOMEBODY_OFFLINE=1, else off. */
   readonly offline?: boolean;
+  /** How device tools reach the clipboard, the default apps and notifications; none by default. */
+  readonly device?: DeviceBridge;
   /** Where `hf:` URIs are fetched from; default MODEL_ENDPOINT or HF_ENDPOINT, else https://huggingface.co/. */
   readonly huggingFaceEndpoint?: string;
 }
@@ -168,8 +173,33 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     return next;
   };
   // The compiled worker may read its own code (the app folder) besides the granted folders.
-  const executor = new ToolExecutor({ trashDir: join(options.dataDir, 'trash'), codeRoots: [appRoot()] });
-  const tools = new ToolActions({ store, registry, executor, policy: () => policy, savePolicy, emit });
+  const packs = new PackSettingsService({
+    settings: store.settings,
+    dataDir: options.dataDir,
+    offline: () => egress.offline,
+  });
+  const device = options.device ?? noDevice;
+  const executor = new ToolExecutor({
+    trashDir: join(options.dataDir, 'trash'),
+    codeRoots: [appRoot()],
+    // A running tool asks before each connection (the egress guard decides) and for what only the shell can do.
+    services: async (request) => {
+      if (request.kind === 'egress') {
+        egress.check(request.url, request.purpose);
+        return null;
+      }
+      return device.handle(request.request);
+    },
+  });
+  const tools = new ToolActions({
+    store,
+    registry,
+    executor,
+    policy: () => policy,
+    packs: () => packs.config(),
+    savePolicy,
+    emit,
+  });
   recoverOrNotice('tool calls', () => tools.recoverAfterCrash(), notices);
   const scripts = options.scripts;
   const chat = new ChatRunner({
@@ -255,6 +285,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       return { calls };
     },
     'policy.get': async () => policy,
+    'packs.settings': async () => packs.view(),
+    'packs.setSettings': async (patch) => packs.set(patch),
     'policy.set': async ({ policy: raw }) => setPolicy(raw),
     'policy.setMode': async ({ tool, mode }) => {
       const risk = riskOf(tool);
@@ -365,6 +397,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     history,
     models,
     egress,
+    packs,
     doctor,
     modelSettings,
     notices,

@@ -1,5 +1,5 @@
 import type { ToolInfo } from '../../src-shared/contract/index.js';
-import { FILE_TOOLS } from './builtin/files/index.js';
+import { BUILTIN_TOOLS } from './builtin/index.js';
 import { normalizeParameters } from './schema/index.js';
 import type { ToolDefinition } from './toolTypes.js';
 
@@ -7,7 +7,7 @@ import type { ToolDefinition } from './toolTypes.js';
 export class ToolRegistry {
   private readonly tools: ReadonlyMap<string, ToolDefinition>;
 
-  constructor(tools: readonly ToolDefinition[] = FILE_TOOLS) {
+  constructor(tools: readonly ToolDefinition[] = BUILTIN_TOOLS) {
     const map = new Map<string, ToolDefinition>();
     for (const tool of tools) {
       if (map.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);

@@ -1,3 +1,5 @@
+import type { ImapSettings, MailSource, SmtpSettings } from '../../src-shared/contract/index.js';
+
 /**
  * What a tool is. The main process reads a tool's metadata and `describe()`
  * to decide and to ask; only the sandboxed tool worker ever calls `run()` or
@@ -19,11 +21,51 @@ export interface GrantedRoot {
   readonly untrusted: boolean;
 }
 
+/**
+ * What the packs are configured with, as the worker receives it for one call: folders are realpaths that exist,
+ * and passwords are present only here, never in a view or a log.
+ */
+export interface PackConfig {
+  readonly calendarDir: string;
+  readonly contactsDir: string;
+  readonly notesDir: string;
+  readonly mailDir: string;
+  /** The reminders file (JSON), which the Host also reads to raise notifications when they fall due. */
+  readonly remindersFile: string;
+  readonly mailSource: MailSource;
+  readonly smtp: (SmtpSettings & { readonly password: string | null }) | null;
+  readonly imap: (ImapSettings & { readonly password: string | null }) | null;
+  readonly searchEndpoint: string | null;
+  /** IANA zone; never empty here (the system's when the user chose none). */
+  readonly timeZone: string;
+  /** Offline mode is on: a tool that needs the network says so without trying. */
+  readonly offline: boolean;
+}
+
+/** Something only the app shell can do: the clipboard, opening a file or URL, a desktop notification. */
+export type DeviceRequest =
+  | { readonly kind: 'clipboard-read' }
+  | { readonly kind: 'clipboard-write'; readonly text: string }
+  | { readonly kind: 'open'; readonly target: string }
+  | { readonly kind: 'notify'; readonly title: string; readonly body: string };
+
+/**
+ * What the worker asks of the main process during a call. Every network connection a tool opens is asked for
+ * first, so the app's egress guard sees (and, offline, refuses) it.
+ */
+export interface ToolServices {
+  /** Resolves when the guard allows `url`; throws ToolError NETWORK_BLOCKED otherwise. */
+  egress(url: string, purpose: string): Promise<void>;
+  device(request: DeviceRequest): Promise<JsonValue>;
+}
+
 export interface ToolContext {
   readonly roots: readonly GrantedRoot[];
   /** Where trashed files go, so that they can come back (inside the app's data folder). */
   readonly trashDir: string;
   readonly signal: AbortSignal;
+  readonly packs: PackConfig;
+  readonly services: ToolServices;
 }
 
 /** What the permission prompt shows: a title, a sentence in plain words, and the exact values. */
@@ -68,7 +110,17 @@ export class ToolError extends Error {
       | 'NOT_A_FOLDER'
       | 'TOO_LARGE'
       | 'INVALID_PATH'
-      | 'IO_ERROR',
+      | 'IO_ERROR'
+      /** The input (a file's content, an argument's meaning) is not what the tool can use. */
+      | 'INVALID_INPUT'
+      /** Offline mode, or a host the egress guard refuses. */
+      | 'NETWORK_BLOCKED'
+      /** The tool needs a setting the user has not given (SMTP server, search endpoint). */
+      | 'NOT_CONFIGURED'
+      /** A server the tool talked to refused or failed (SMTP, IMAP, a web page, an MCP server). */
+      | 'REMOTE_ERROR'
+      /** This shell cannot do it (e.g. the clipboard in a browser without permission). */
+      | 'UNAVAILABLE',
     message: string,
   ) {
     super(message);

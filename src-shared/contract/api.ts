@@ -3,6 +3,7 @@ import { TaskDetailSchema, TaskSummarySchema } from './chat.js';
 import { doctorApiSchemas } from './doctor.js';
 import { AppErrorSchema } from './errors.js';
 import { historyApiSchemas } from './history.js';
+import { packsApiSchemas } from './packs.js';
 import { CatalogEntrySchema, ModelStateSchema } from './model.js';
 import { modelsApiSchemas } from './models.js';
 import {
@@ -100,6 +101,7 @@ export const apiSchemas = {
     response: z.object({ events: z.array(AuditEventSchema) }),
   },
   ...historyApiSchemas,
+  ...packsApiSchemas,
   ...modelsApiSchemas,
   ...doctorApiSchemas,
 } as const;

@@ -4,6 +4,7 @@ export * from './doctor.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './history.js';
+export * from './packs.js';
 export * from './model.js';
 export * from './models.js';
 export * from './transport.js';

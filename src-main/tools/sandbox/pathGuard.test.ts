@@ -78,7 +78,7 @@ describe('toAbsolute', () => {
   });
 
   it('refuses relative paths when nothing is granted', () => {
-    expect(() => toAbsolute([], 'a.txt')).toThrow(/no folders are granted/);
+    expect(() => toAbsolute([], 'a.txt')).toThrow(/No folders are granted/);
   });
 });
 

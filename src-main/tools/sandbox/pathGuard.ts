@@ -36,11 +36,15 @@ export function showPath(p: string): string {
 }
 
 function grantedList(roots: readonly GrantedRoot[]): string {
-  if (roots.length === 0) return 'no folders are granted';
   return `granted folders: ${roots.map((r) => r.path).join(', ')}`;
 }
 
 function outside(roots: readonly GrantedRoot[], userPath: string, why = ''): ToolError {
+  if (roots.length === 0)
+    return new ToolError(
+      'OUTSIDE_GRANTED_FOLDERS',
+      'No folders are granted to Homebody yet; grant one in Settings first.',
+    );
   return new ToolError(
     'OUTSIDE_GRANTED_FOLDERS',
     `${showPath(userPath)} is outside the folders you may use${why} (${grantedList(roots)}).`,

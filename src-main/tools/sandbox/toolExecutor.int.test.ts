@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testPackConfig } from '../packFixture.js';
 import { ToolExecutor } from './toolExecutor.js';
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-exec-')));
@@ -13,6 +14,7 @@ mkdirSync(outside);
 writeFileSync(join(root, 'draft.txt'), 'quarterly draft');
 writeFileSync(join(outside, 'secret.txt'), 'do not read');
 const roots = [{ path: root, untrusted: false }];
+const packs = testPackConfig(join(work, 'packs'));
 const trashDir = join(work, 'trash');
 mkdirSync(trashDir);
 
@@ -34,25 +36,27 @@ function fakeWorker(name: string, body: string): string {
 describe('ToolExecutor (real child process)', () => {
   it('runs the built-in tools in a child process and undoes them', async () => {
     const e = executor();
-    const listing = await e.run('list_folder', { path: root }, { roots });
+    const listing = await e.run('list_folder', { path: root }, { roots, packs });
     expect(JSON.stringify(listing.result)).toContain('draft.txt');
-    const moved = await e.run('move', { from: join(root, 'draft.txt'), to: join(root, 'final.txt') }, { roots });
+    const moved = await e.run('move', { from: join(root, 'draft.txt'), to: join(root, 'final.txt') }, { roots, packs });
     expect(readFileSync(join(root, 'final.txt'), 'utf8')).toBe('quarterly draft');
     expect(moved.undo).toMatchObject({ kind: 'move-back' });
-    await e.undo(moved.undo!, { roots });
+    await e.undo(moved.undo!, { roots, packs });
     expect(readFileSync(join(root, 'draft.txt'), 'utf8')).toBe('quarterly draft');
   });
 
   it("passes the tools' own refusals back as clear errors", async () => {
-    await expect(executor().run('read_text', { path: join(outside, 'secret.txt') }, { roots })).rejects.toMatchObject({
+    await expect(
+      executor().run('read_text', { path: join(outside, 'secret.txt') }, { roots, packs }),
+    ).rejects.toMatchObject({
       code: 'OUTSIDE_GRANTED_FOLDERS',
     });
   });
 
   it('stops a call past its time limit by killing the worker, and recovers for the next call', async () => {
     const e = executor({ timeoutMs: 300, workerPath: fakeWorker('hang', `process.on('message', () => {});`) });
-    await expect(e.run('list_folder', { path: root }, { roots })).rejects.toThrow(/did not finish within/);
-    await expect(e.run('list_folder', { path: root }, { roots })).rejects.toThrow(/did not finish within/);
+    await expect(e.run('list_folder', { path: root }, { roots, packs })).rejects.toThrow(/did not finish within/);
+    await expect(e.run('list_folder', { path: root }, { roots, packs })).rejects.toThrow(/did not finish within/);
   });
 
   it('refuses an output larger than the cap', async () => {
@@ -60,14 +64,16 @@ describe('ToolExecutor (real child process)', () => {
       'flood',
       `process.on('message', (m) => process.send({ type: 'result', id: m.id, ok: true, outcome: { result: 'x'.repeat(600 * 1024) } }));`,
     );
-    await expect(executor({ workerPath: flood }).run('list_folder', { path: root }, { roots })).rejects.toMatchObject({
+    await expect(
+      executor({ workerPath: flood }).run('list_folder', { path: root }, { roots, packs }),
+    ).rejects.toMatchObject({
       code: 'TOO_LARGE',
     });
   });
 
   it('reports a worker that crashes instead of hanging', async () => {
     const crash = fakeWorker('crash', `process.on('message', () => { console.error('boom'); process.exit(3); });`);
-    await expect(executor({ workerPath: crash }).run('list_folder', { path: root }, { roots })).rejects.toThrow(
+    await expect(executor({ workerPath: crash }).run('list_folder', { path: root }, { roots, packs })).rejects.toThrow(
       /tool worker stopped \(exit 3\).*boom/,
     );
   });
@@ -85,10 +91,45 @@ describe('ToolExecutor (real child process)', () => {
     const running = executor({ workerPath: slow }).run(
       'list_folder',
       { path: root },
-      { roots, signal: controller.signal },
+      { roots, packs, signal: controller.signal },
     );
     controller.abort();
     await expect(running).rejects.toThrow(/cancelled/);
+  });
+
+  it("answers a running call's service requests through the Host, and refuses when there is no handler", async () => {
+    const asker = fakeWorker(
+      'asker',
+      `const waiting = new Map();
+       process.on('message', (m) => {
+         if (m.type === 'service-result') { const id = waiting.get(m.serviceId); process.send({ type: 'result', id, ok: true, outcome: { result: m } }); return; }
+         waiting.set('s-' + m.id, m.id);
+         process.send({ type: 'service', id: m.id, serviceId: 's-' + m.id, request: { kind: 'egress', url: m.args.url, purpose: 'test' } });
+       });`,
+    );
+    const asked: unknown[] = [];
+    const withHandler = executor({
+      workerPath: asker,
+      services: async (request) => {
+        asked.push(request);
+        if (request.kind === 'egress' && request.url.includes('blocked'))
+          throw Object.assign(new Error('Offline mode is on.'), { code: 'NETWORK_BLOCKED' });
+        return 'ok';
+      },
+    });
+    const allowed = await withHandler.run('web', { url: 'http://127.0.0.1/a' }, { roots, packs });
+    expect(allowed.result).toMatchObject({ ok: true, value: 'ok' });
+    const blocked = await withHandler.run('web', { url: 'http://blocked/' }, { roots, packs });
+    expect(blocked.result).toMatchObject({
+      ok: false,
+      error: { code: 'NETWORK_BLOCKED', message: 'Offline mode is on.' },
+    });
+    expect(asked).toEqual([
+      { kind: 'egress', url: 'http://127.0.0.1/a', purpose: 'test' },
+      { kind: 'egress', url: 'http://blocked/', purpose: 'test' },
+    ]);
+    const without = await executor({ workerPath: asker }).run('web', { url: 'http://x/' }, { roots, packs });
+    expect(without.result).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
   });
 
   it("runs a compiled worker under Node's permission model: granted folders only", async () => {
@@ -102,7 +143,7 @@ describe('ToolExecutor (real child process)', () => {
     );
     const e = executor({ workerPath: probe });
     expect(e.permissionWall).toBe(true);
-    const { result } = await e.run('list_folder', { path: root }, { roots });
+    const { result } = await e.run('list_folder', { path: root }, { roots, packs });
     expect(result).toEqual({ inside: 'quarterly draft', outside: 'ERR_ACCESS_DENIED' });
   });
 
@@ -118,9 +159,9 @@ describe('ToolExecutor (real child process)', () => {
       logLevel: 'silent',
     });
     const e = executor({ workerPath: bundle });
-    const { result } = await e.run('read_text', { path: join(root, 'draft.txt') }, { roots });
+    const { result } = await e.run('read_text', { path: join(root, 'draft.txt') }, { roots, packs });
     expect(JSON.stringify(result)).toContain('quarterly draft');
-    await expect(e.run('read_text', { path: join(outside, 'secret.txt') }, { roots })).rejects.toMatchObject({
+    await expect(e.run('read_text', { path: join(outside, 'secret.txt') }, { roots, packs })).rejects.toMatchObject({
       code: 'OUTSIDE_GRANTED_FOLDERS',
     });
   });

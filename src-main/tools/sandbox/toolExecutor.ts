@@ -2,9 +2,13 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { GrantedRoot, JsonValue, ToolOutcome, UndoRecord } from '../toolTypes.js';
+import { dirname } from 'node:path';
+import type { GrantedRoot, JsonValue, PackConfig, ToolOutcome, UndoRecord } from '../toolTypes.js';
 import { ToolError } from '../toolTypes.js';
-import { MAX_OUTPUT_BYTES, type WorkerRequest, type WorkerResponse } from './workerProtocol.js';
+import { MAX_OUTPUT_BYTES, type ServiceRequest, type WorkerRequest, type WorkerResponse } from './workerProtocol.js';
+
+/** Answers a running call's service request (egress check, device action); throws to refuse it. */
+export type ServiceHandler = (request: ServiceRequest) => Promise<JsonValue>;
 
 export interface ExecutorOptions {
   readonly trashDir: string;
@@ -14,11 +18,21 @@ export interface ExecutorOptions {
   readonly workerPath?: string;
   /** Folders the worker may read besides the granted roots (its own code), for Node's permission model. */
   readonly codeRoots?: readonly string[];
+  /** Service requests of running calls; without one, every request is refused. */
+  readonly services?: ServiceHandler;
 }
 
 export interface RunOptions {
   readonly roots: readonly GrantedRoot[];
+  readonly packs: PackConfig;
   readonly signal?: AbortSignal;
+}
+
+/** The folders the packs read and write, which the worker's permission wall must let through. */
+function packFolders(packs: PackConfig): { read: string[]; write: string[] } {
+  const write = [packs.calendarDir, packs.contactsDir, packs.notesDir, packs.mailDir, dirname(packs.remindersFile)];
+  const source = packs.mailSource.kind === 'maildir' || packs.mailSource.kind === 'mbox' ? [packs.mailSource.path] : [];
+  return { read: [...write, ...source], write };
 }
 
 function tsxLoader(): string {
@@ -34,6 +48,12 @@ export interface ToolRunner {
 }
 
 export class ToolTimeoutError extends ToolError {}
+
+/** A refusal from the Host side (a HomebodyError such as NETWORK_BLOCKED) keeps its code for the tool. */
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'IO_ERROR';
+}
 
 interface Pending {
   resolve(outcome: ToolOutcome): void;
@@ -76,14 +96,29 @@ export class ToolExecutor implements ToolRunner {
 
   run(tool: string, args: Record<string, JsonValue>, options: RunOptions): Promise<ToolOutcome> {
     return this.send(
-      (id) => ({ type: 'run', id, tool, args, roots: options.roots, trashDir: this.options.trashDir }),
+      (id) => ({
+        type: 'run',
+        id,
+        tool,
+        args,
+        roots: options.roots,
+        trashDir: this.options.trashDir,
+        packs: options.packs,
+      }),
       options,
     );
   }
 
   undo(record: UndoRecord, options: RunOptions): Promise<ToolOutcome> {
     return this.send(
-      (id) => ({ type: 'undo', id, record, roots: options.roots, trashDir: this.options.trashDir }),
+      (id) => ({
+        type: 'undo',
+        id,
+        record,
+        roots: options.roots,
+        trashDir: this.options.trashDir,
+        packs: options.packs,
+      }),
       options,
     );
   }
@@ -93,7 +128,7 @@ export class ToolExecutor implements ToolRunner {
   }
 
   private send(build: (id: string) => WorkerRequest, options: RunOptions): Promise<ToolOutcome> {
-    const child = this.worker(options.roots);
+    const child = this.worker(options.roots, options.packs);
     const id = String(++this.nextId);
     const timeoutMs = this.options.timeoutMs ?? 30_000;
     return new Promise<ToolOutcome>((resolve, reject) => {
@@ -131,8 +166,9 @@ export class ToolExecutor implements ToolRunner {
     });
   }
 
-  private worker(roots: readonly GrantedRoot[]): ChildProcess {
-    const key = JSON.stringify(roots.map((r) => r.path).sort());
+  private worker(roots: readonly GrantedRoot[], packs: PackConfig): ChildProcess {
+    const folders = packFolders(packs);
+    const key = JSON.stringify([roots.map((r) => r.path).sort(), folders]);
     // The permission model's folders are fixed at start: new grants need a new worker.
     if (this.child && this.childRootsKey !== key && this.permissionWall)
       this.kill(new ToolError('IO_ERROR', 'restart'));
@@ -140,7 +176,7 @@ export class ToolExecutor implements ToolRunner {
     if (!existsSync(this.workerPath))
       throw new ToolError('IO_ERROR', `The tool worker is missing (${this.workerPath}).`);
     // From TypeScript sources (development, tests) the worker needs tsx's loader, which the permission model breaks.
-    const execArgv = this.permissionWall ? this.permissionArgs(roots) : ['--import', tsxLoader()];
+    const execArgv = this.permissionWall ? this.permissionArgs(roots, folders) : ['--import', tsxLoader()];
     const child = fork(this.workerPath, [], {
       execArgv: ['--no-warnings', ...execArgv],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -158,6 +194,10 @@ export class ToolExecutor implements ToolRunner {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
     child.on('message', (message: WorkerResponse) => {
+      if (message.type === 'service') {
+        this.serve(child, message);
+        return;
+      }
       const pending = this.pending.get(message.id);
       if (!pending) return;
       if (!message.ok) {
@@ -184,14 +224,40 @@ export class ToolExecutor implements ToolRunner {
     return child;
   }
 
-  private permissionArgs(roots: readonly GrantedRoot[]): string[] {
+  /** Answers a service request of a call still running; one for a call that has ended is dropped. */
+  private serve(child: ChildProcess, message: Extract<WorkerResponse, { type: 'service' }>): void {
+    const answer = (result: Omit<Extract<WorkerRequest, { type: 'service-result' }>, 'type' | 'serviceId'>) => {
+      if (this.child === child && child.connected)
+        child.send({ type: 'service-result', serviceId: message.serviceId, ...result } satisfies WorkerRequest);
+    };
+    if (!this.pending.has(message.id)) return;
+    const handler = this.options.services;
+    if (!handler) {
+      answer({ ok: false, error: { code: 'UNAVAILABLE', message: 'This tool runner offers no services.' } });
+      return;
+    }
+    handler(message.request).then(
+      (value) => answer({ ok: true, value }),
+      (error: unknown) =>
+        answer({
+          ok: false,
+          error: {
+            code: error instanceof ToolError ? error.code : errorCode(error),
+            message: error instanceof Error ? error.message : String(error),
+          },
+        }),
+    );
+  }
+
+  private permissionArgs(roots: readonly GrantedRoot[], packs: { read: string[]; write: string[] }): string[] {
     const read = [
       ...(this.options.codeRoots ?? []),
       this.workerPath,
       ...roots.map((r) => r.path),
       this.options.trashDir,
+      ...packs.read,
     ];
-    const write = [...roots.map((r) => r.path), this.options.trashDir];
+    const write = [...roots.map((r) => r.path), this.options.trashDir, ...packs.write];
     // A plain folder path grants the folder and what is inside it (and not a sibling sharing its prefix).
     // Granting both `dir` and `dir/*` trips an assertion in Node 20's permission tree, so only the plain form is used.
     const unique = (paths: string[]) => [...new Set(paths)];

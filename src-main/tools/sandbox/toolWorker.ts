@@ -3,27 +3,64 @@
  * hangs, crashes or misbehaves cannot take the app (or its database) with it.
  * It decides nothing: the main process has validated and allowed every request.
  */
-import { ToolError } from '../toolTypes.js';
-import { FILE_TOOLS } from '../builtin/files/index.js';
+import { ToolError, type JsonValue, type ToolContext, type ToolServices } from '../toolTypes.js';
+import { BUILTIN_TOOLS } from '../builtin/index.js';
 import { applyUndo } from '../builtin/files/undo.js';
-import { MAX_OUTPUT_BYTES, type WorkerRequest, type WorkerResponse } from './workerProtocol.js';
+import { MAX_OUTPUT_BYTES, type ServiceRequest, type WorkerRequest, type WorkerResponse } from './workerProtocol.js';
 
-const tools = new Map(FILE_TOOLS.map((tool) => [tool.name, tool]));
+const tools = new Map(BUILTIN_TOOLS.map((tool) => [tool.name, tool]));
 const running = new Map<string, AbortController>();
+const services = new Map<string, { resolve(value: JsonValue): void; reject(error: Error): void }>();
+let nextServiceId = 0;
 
 function reply(message: WorkerResponse): void {
   process.send?.(message);
 }
 
-async function handle(request: Exclude<WorkerRequest, { type: 'cancel' }>): Promise<void> {
+/** Asks the main process for a service on behalf of call `id`, and waits for its answer. */
+function askHost(id: string, request: ServiceRequest): Promise<JsonValue> {
+  const serviceId = String(++nextServiceId);
+  return new Promise((resolve, reject) => {
+    services.set(serviceId, { resolve, reject });
+    reply({ type: 'service', id, serviceId, request });
+  });
+}
+
+function servicesFor(id: string): ToolServices {
+  return {
+    egress: async (url, purpose) => {
+      await askHost(id, { kind: 'egress', url, purpose });
+    },
+    device: (request) => askHost(id, { kind: 'device', request }),
+  };
+}
+
+function answered(message: Extract<WorkerRequest, { type: 'service-result' }>): void {
+  const waiter = services.get(message.serviceId);
+  services.delete(message.serviceId);
+  if (!waiter) return;
+  if (message.ok) waiter.resolve(message.value ?? null);
+  else {
+    const code = (message.error?.code ?? 'IO_ERROR') as ToolError['code'];
+    waiter.reject(new ToolError(code, message.error?.message ?? 'The app refused the request.'));
+  }
+}
+
+async function handle(request: Extract<WorkerRequest, { type: 'run' | 'undo' }>): Promise<void> {
   const controller = new AbortController();
   running.set(request.id, controller);
-  const context = { roots: request.roots, trashDir: request.trashDir, signal: controller.signal };
+  const context: ToolContext = {
+    roots: request.roots,
+    trashDir: request.trashDir,
+    signal: controller.signal,
+    packs: request.packs,
+    services: servicesFor(request.id),
+  };
   try {
     let outcome;
     if (request.type === 'run') {
       const tool = tools.get(request.tool);
-      if (!tool) throw new ToolError('INVALID_PATH', `The tool worker has no tool named ${request.tool}.`);
+      if (!tool) throw new ToolError('INVALID_INPUT', `The tool worker has no tool named ${request.tool}.`);
       outcome = await tool.run(request.args, context);
     } else {
       outcome = await applyUndo(request.record, context);
@@ -47,6 +84,7 @@ async function handle(request: Exclude<WorkerRequest, { type: 'cancel' }>): Prom
 
 process.on('message', (message: WorkerRequest) => {
   if (message.type === 'cancel') running.get(message.id)?.abort();
+  else if (message.type === 'service-result') answered(message);
   else void handle(message);
 });
 // The parent going away ends the worker; it never outlives the app.

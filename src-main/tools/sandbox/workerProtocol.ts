@@ -1,4 +1,4 @@
-import type { GrantedRoot, JsonValue, ToolOutcome, UndoRecord } from '../toolTypes.js';
+import type { DeviceRequest, GrantedRoot, JsonValue, PackConfig, ToolOutcome, UndoRecord } from '../toolTypes.js';
 
 /** What the main process sends the tool worker. Arguments were validated and allowed before they got here. */
 export type WorkerRequest =
@@ -9,6 +9,7 @@ export type WorkerRequest =
       readonly args: Record<string, JsonValue>;
       readonly roots: readonly GrantedRoot[];
       readonly trashDir: string;
+      readonly packs: PackConfig;
     }
   | {
       readonly type: 'undo';
@@ -16,10 +17,31 @@ export type WorkerRequest =
       readonly record: UndoRecord;
       readonly roots: readonly GrantedRoot[];
       readonly trashDir: string;
+      readonly packs: PackConfig;
     }
-  | { readonly type: 'cancel'; readonly id: string };
+  | { readonly type: 'cancel'; readonly id: string }
+  /** The answer to a service request the worker made during a call. */
+  | {
+      readonly type: 'service-result';
+      readonly serviceId: string;
+      readonly ok: boolean;
+      readonly value?: JsonValue;
+      readonly error?: { readonly code: string; readonly message: string };
+    };
+
+/** What a running call asks of the main process (see ToolServices). */
+export type ServiceRequest =
+  | { readonly kind: 'egress'; readonly url: string; readonly purpose: string }
+  | { readonly kind: 'device'; readonly request: DeviceRequest };
 
 export type WorkerResponse =
+  | {
+      readonly type: 'service';
+      /** The call this request belongs to. */
+      readonly id: string;
+      readonly serviceId: string;
+      readonly request: ServiceRequest;
+    }
   | { readonly type: 'result'; readonly id: string; readonly ok: true; readonly outcome: ToolOutcome }
   | {
       readonly type: 'result';

@@ -17,6 +17,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import type { GrantedRoot, ToolContext } from '../../toolTypes.js';
+import { refusingServices, testPackConfig } from '../../packFixture.js';
 
 export interface Fixture {
   readonly base: string;
@@ -52,7 +53,13 @@ export function makeFixture(): Fixture {
     { path: reports, untrusted: false },
     { path: downloads, untrusted: true },
   ];
-  const ctx: ToolContext = { roots, trashDir: trash, signal: new AbortController().signal };
+  const ctx: ToolContext = {
+    roots,
+    trashDir: trash,
+    signal: new AbortController().signal,
+    packs: testPackConfig(path.join(base, 'appdata', 'packs')),
+    services: refusingServices,
+  };
   const granted = new Set([reports, downloads, path.join(base, 'appdata')]);
 
   function snapshot(): Map<string, string> {

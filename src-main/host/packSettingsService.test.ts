@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../store/store.js';
+import { PackSettingsService } from './packSettingsService.js';
+
+function setup(offline = false) {
+  const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'hb-packs-')));
+  const store = openStore(':memory:');
+  const service = new PackSettingsService({ settings: store.settings, dataDir, offline: () => offline });
+  return { dataDir, store, service };
+}
+
+describe('PackSettingsService', () => {
+  it('uses folders inside the data folder until the user chooses others, and creates them', () => {
+    const { dataDir, service } = setup(true);
+    const config = service.config();
+    expect(config.calendarDir).toBe(join(dataDir, 'calendar'));
+    expect(config.notesDir).toBe(join(dataDir, 'notes'));
+    expect(existsSync(config.mailDir)).toBe(true);
+    expect(config.remindersFile).toBe(join(dataDir, 'reminders', 'reminders.json'));
+    expect(config.offline).toBe(true);
+    expect(config.timeZone).not.toBe('');
+    const chosen = join(dataDir, 'elsewhere', 'Calendar');
+    expect(service.set({ calendarDir: chosen }).resolved.calendarDir).toBe(chosen);
+    expect(service.config().calendarDir).toBe(chosen);
+  });
+
+  it('keeps passwords write-only: the view says whether one is set, the tool config carries it', () => {
+    const { service, store } = setup();
+    const smtp = { host: '127.0.0.1', port: 2525, secure: false, user: 'me', from: 'me@example.org' };
+    const view = service.set({ smtp, smtpPassword: 'hunter2' });
+    expect(view.smtpPasswordSet).toBe(true);
+    expect(JSON.stringify(view)).not.toContain('hunter2');
+    expect(JSON.stringify(store.settings.get('packs.settings'))).not.toContain('hunter2');
+    expect(service.config().smtp).toEqual({ ...smtp, password: 'hunter2' });
+    // Absent keeps it; null removes it.
+    expect(service.set({ timeZone: 'Europe/Lisbon' }).smtpPasswordSet).toBe(true);
+    expect(service.set({ smtpPassword: null }).smtpPasswordSet).toBe(false);
+    expect(service.config().smtp?.password).toBeNull();
+  });
+
+  it('refuses a relative folder, an unknown time zone, IMAP without a server, and a folder that is a file', () => {
+    const { service, dataDir } = setup();
+    expect(() => service.set({ notesDir: 'notes' })).toThrow(/notes folder must be an absolute path/);
+    expect(() => service.set({ timeZone: 'Mars/Olympus' })).toThrow(/"Mars\/Olympus" is not a time zone/);
+    expect(() => service.set({ mailSource: { kind: 'imap' } })).toThrow(/needs the IMAP server settings/);
+    const file = join(dataDir, 'a-file');
+    writeFileSync(file, 'x');
+    expect(() => service.set({ contactsDir: file })).toThrow(/contacts folder .* cannot be used/);
+    // Nothing of the refused changes was kept.
+    expect(service.view()).toMatchObject({ notesDir: '', timeZone: '', mailSource: { kind: 'none' }, contactsDir: '' });
+  });
+});

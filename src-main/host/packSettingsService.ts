@@ -1,0 +1,170 @@
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { z } from 'zod';
+import type {
+  packsApiSchemas} from '../../src-shared/contract/index.js';
+import {
+  HomebodyError,
+  PackSettingsSchema,
+  type PackSettings,
+  type PackSettingsView,
+} from '../../src-shared/contract/index.js';
+import type { SettingsRepo } from '../store/repos/settingsRepo.js';
+import type { PackConfig } from '../tools/toolTypes.js';
+
+const SETTINGS_KEY = 'packs.settings';
+/** Kept apart from the settings so that no view or export of them can carry a password by mistake. */
+const SECRETS_KEY = 'packs.secrets';
+
+const SecretsSchema = z.object({ smtpPassword: z.string().nullable(), imapPassword: z.string().nullable() });
+type Secrets = z.infer<typeof SecretsSchema>;
+
+export type PackSettingsPatch = z.infer<(typeof packsApiSchemas)['packs.setSettings']['request']>;
+
+export const DEFAULT_PACK_SETTINGS: PackSettings = {
+  calendarDir: '',
+  contactsDir: '',
+  notesDir: '',
+  mailDir: '',
+  mailSource: { kind: 'none' },
+  smtp: null,
+  imap: null,
+  searchEndpoint: null,
+  timeZone: '',
+};
+
+const FOLDERS = ['calendarDir', 'contactsDir', 'notesDir', 'mailDir'] as const;
+const DEFAULT_FOLDER: Record<(typeof FOLDERS)[number], string> = {
+  calendarDir: 'calendar',
+  contactsDir: 'contacts',
+  notesDir: 'notes',
+  mailDir: 'mail',
+};
+
+function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+function validTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The tool packs' settings: stored in the settings table, checked when set (absolute folders, a known time zone),
+ * and handed to each tool call as a PackConfig with the default folders created inside the data folder.
+ */
+export class PackSettingsService {
+  constructor(
+    private readonly deps: {
+      readonly settings: SettingsRepo;
+      readonly dataDir: string;
+      readonly offline: () => boolean;
+    },
+  ) {}
+
+  current(): PackSettings {
+    const stored = PackSettingsSchema.safeParse({
+      ...DEFAULT_PACK_SETTINGS,
+      ...asObject(this.deps.settings.get(SETTINGS_KEY)),
+    });
+    // A stored value that no longer parses (written by a newer version) falls back to the defaults, not a crash.
+    return stored.success ? stored.data : DEFAULT_PACK_SETTINGS;
+  }
+
+  view(): PackSettingsView {
+    const settings = this.current();
+    const secrets = this.secrets();
+    const resolved = this.folders(settings);
+    return {
+      ...settings,
+      resolved,
+      smtpPasswordSet: secrets.smtpPassword !== null,
+      imapPasswordSet: secrets.imapPassword !== null,
+    };
+  }
+
+  set(patch: PackSettingsPatch): PackSettingsView {
+    const { smtpPassword, imapPassword, ...rest } = patch;
+    const next: PackSettings = { ...this.current(), ...rest };
+    for (const key of FOLDERS) {
+      const value = next[key];
+      if (value !== '' && !isAbsolute(value))
+        throw new HomebodyError('INVALID_REQUEST', `The ${label(key)} must be an absolute path, not "${value}".`);
+    }
+    if ((next.mailSource.kind === 'maildir' || next.mailSource.kind === 'mbox') && !isAbsolute(next.mailSource.path))
+      throw new HomebodyError('INVALID_REQUEST', `The mail source must be an absolute path.`);
+    if (next.mailSource.kind === 'imap' && next.imap === null)
+      throw new HomebodyError('INVALID_REQUEST', 'Reading mail over IMAP needs the IMAP server settings first.');
+    if (next.timeZone !== '' && !validTimeZone(next.timeZone))
+      throw new HomebodyError('INVALID_REQUEST', `"${next.timeZone}" is not a time zone (try e.g. Europe/Lisbon).`);
+    // Check the folders can be made before anything is saved.
+    this.folders(next);
+    this.deps.settings.set(SETTINGS_KEY, next);
+    if (smtpPassword !== undefined || imapPassword !== undefined) {
+      const secrets = this.secrets();
+      this.deps.settings.set(SECRETS_KEY, {
+        smtpPassword: smtpPassword === undefined ? secrets.smtpPassword : smtpPassword,
+        imapPassword: imapPassword === undefined ? secrets.imapPassword : imapPassword,
+      } satisfies Secrets);
+    }
+    return this.view();
+  }
+
+  /** What a tool call gets: real folders (made if missing), passwords, the zone and offline mode. */
+  config(): PackConfig {
+    const settings = this.current();
+    const secrets = this.secrets();
+    const remindersDir = join(this.deps.dataDir, 'reminders');
+    mkdirSync(remindersDir, { recursive: true });
+    return {
+      ...this.folders(settings),
+      remindersFile: join(realpathSync(remindersDir), 'reminders.json'),
+      mailSource: settings.mailSource,
+      smtp: settings.smtp ? { ...settings.smtp, password: secrets.smtpPassword } : null,
+      imap: settings.imap ? { ...settings.imap, password: secrets.imapPassword } : null,
+      searchEndpoint: settings.searchEndpoint,
+      timeZone: settings.timeZone || systemTimeZone(),
+      offline: this.deps.offline(),
+    };
+  }
+
+  private folders(settings: PackSettings): PackSettingsView['resolved'] {
+    const out = {} as Record<(typeof FOLDERS)[number], string>;
+    for (const key of FOLDERS) {
+      const chosen = settings[key] || join(this.deps.dataDir, DEFAULT_FOLDER[key]);
+      try {
+        mkdirSync(chosen, { recursive: true });
+        const real = realpathSync(resolve(chosen));
+        if (!statSync(real).isDirectory()) throw new Error('not a folder');
+        out[key] = real;
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        throw new HomebodyError('INVALID_REQUEST', `The ${label(key)} ${chosen} cannot be used: ${why}.`);
+      }
+    }
+    return out;
+  }
+
+  private secrets(): Secrets {
+    const parsed = SecretsSchema.safeParse(this.deps.settings.get(SECRETS_KEY));
+    return parsed.success ? parsed.data : { smtpPassword: null, imapPassword: null };
+  }
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function label(key: (typeof FOLDERS)[number]): string {
+  return {
+    calendarDir: 'calendar folder',
+    contactsDir: 'contacts folder',
+    notesDir: 'notes folder',
+    mailDir: 'mail folder',
+  }[key];
+}
