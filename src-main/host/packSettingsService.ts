@@ -1,8 +1,7 @@
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
-import type {
-  packsApiSchemas} from '../../src-shared/contract/index.js';
+import type { packsApiSchemas } from '../../src-shared/contract/index.js';
 import {
   HomebodyError,
   PackSettingsSchema,
