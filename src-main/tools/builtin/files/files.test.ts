@@ -253,6 +253,21 @@ describe('write_text', () => {
     expect(readFileSync(trashed, 'utf8')).toBe('fresh');
   });
 
+  it("undoes a pack's write in its own folder, which the user never granted to the file tools", async () => {
+    const note = path.join(fx.ctx.packs.notesDir, 'groceries.md');
+    writeFileSync(note, '- milk');
+    const undone = await applyUndo({ kind: 'remove-created', path: note }, fx.ctx);
+    expect(existsSync(note)).toBe(false);
+    expect(readFileSync((undone.result as { movedToTrash: string }).movedToTrash, 'utf8')).toBe('- milk');
+    // The pack folders widen what undo may touch, not what the file tools may: outside both is still refused.
+    await expect(
+      applyUndo({ kind: 'remove-created', path: path.join(fx.base, 'outside', 'secret.txt') }, fx.ctx),
+    ).rejects.toMatchObject({ code: 'OUTSIDE_GRANTED_FOLDERS' });
+    await expect(listFolder.run({ path: fx.ctx.packs.notesDir }, fx.ctx)).rejects.toMatchObject({
+      code: 'OUTSIDE_GRANTED_FOLDERS',
+    });
+  });
+
   it('refuses to replace without overwrite, and says how', async () => {
     await expect(
       writeText.run({ path: r('notes.txt'), content: 'clobber', overwrite: false }, fx.ctx),

@@ -46,7 +46,18 @@ async function freePlace(ctx: ToolContext, p: string): Promise<string> {
   return place;
 }
 
-export async function applyUndo(record: UndoRecord, ctx: ToolContext): Promise<ToolOutcome> {
+/**
+ * The places an undo may touch: the granted roots and the packs' own folders (calendar, notes, mail...), which
+ * the packs write to whether or not the user granted them to the file tools.
+ */
+export function withPackFolders(ctx: ToolContext): ToolContext {
+  const { calendarDir, contactsDir, notesDir, mailDir, remindersFile } = ctx.packs;
+  const folders = [calendarDir, contactsDir, notesDir, mailDir, path.dirname(remindersFile)];
+  return { ...ctx, roots: [...ctx.roots, ...folders.map((folder) => ({ path: folder, untrusted: false }))] };
+}
+
+export async function applyUndo(record: UndoRecord, context: ToolContext): Promise<ToolOutcome> {
+  const ctx = withPackFolders(context);
   switch (record.kind) {
     case 'move-back': {
       const now = await currentEntry(ctx, record.to, 'it was moved or deleted since');
