@@ -106,6 +106,17 @@ describe('homebody CLI', () => {
     expect(summary.metadata.get('general.file_type')).toBe(2);
     const wrong = await homebody('make-model', '--preset', 'huge', '--quant', 'q4_0', '--out', out);
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toMatch(/--preset must be one of tiny, qwen3-0.6b/);
+    expect(wrong.stderr).toMatch(/--preset must be one of tiny, qwen3-0.6b, tiny-qwen35, qwen3.5-0.8b/);
+  });
+
+  it('make-model writes a qwen35 (Qwen3.5 hybrid) GGUF with the tiny-qwen35 preset', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'hb-make-')), 'tiny-qwen35.gguf');
+    const result = await homebody('make-model', '--preset', 'tiny-qwen35', '--quant', 'q8_0', '--out', out);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/qwen35 tiny-qwen35 q8_0, 4 layers/);
+    const summary = inspectGguf(out);
+    expect(summary.architecture).toBe('qwen35');
+    expect(summary.metadata.get('qwen35.full_attention_interval')).toBe(4);
+    expect(summary.metadata.get('general.file_type')).toBe(7);
   });
 });

@@ -3,9 +3,11 @@ import { resolve } from 'node:path';
 import { MODEL_PRESETS, QUANTS, makeModel, type ModelPreset, type QuantName } from '../llm/synthetic/makeModel.js';
 import { UsageError, intOption, usageErrors } from './args.js';
 
-export const MAKE_MODEL_USAGE = `homebody make-model --preset tiny|qwen3-0.6b --quant f32|f16|q8_0|q4_0 --seed N --out FILE
-  Writes a GGUF model (architecture qwen3) with seeded random weights and the real Qwen3 tokenizer and
-  chat template, for tests and benchmarks. Its replies are noise: it is never an assistant.`;
+export const MAKE_MODEL_USAGE = `homebody make-model --preset tiny|qwen3-0.6b|tiny-qwen35|qwen3.5-0.8b --quant f32|f16|q8_0|q4_0 --seed N --out FILE
+  Writes a GGUF model with seeded random weights and the real Qwen3 tokenizer and chat template, for tests
+  and benchmarks: architecture qwen3 (tiny, qwen3-0.6b: Qwen3-0.6B's dimensions) or qwen35 (tiny-qwen35,
+  qwen3.5-0.8b: Qwen3.5-0.8B's hybrid linear/full-attention layers and dimensions). Its replies are noise:
+  it is never an assistant.`;
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], name: string): T {
   if (value === undefined) throw new UsageError(`--${name} is required (${allowed.join(', ')})`);
@@ -37,7 +39,7 @@ export function makeModelCommand(args: string[]): number {
   const started = Date.now();
   const { bytes, shape } = makeModel({ preset, quant, seed, out });
   console.log(
-    `Wrote ${out} (${(bytes / 1e6).toFixed(1)} MB, qwen3 ${preset} ${quant}, ${shape.layers} layers, hidden ${shape.hidden}, seed ${seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    `Wrote ${out} (${(bytes / 1e6).toFixed(1)} MB, ${shape.arch} ${preset} ${quant}, ${shape.layers} layers, hidden ${shape.hidden}, seed ${seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
   );
   console.log('Random weights: for tests and benchmarks only; its replies are noise.');
   return 0;

@@ -1,10 +1,12 @@
 import { GgmlType, type WritableGgmlType } from '../gguf/ggufFormat.js';
 import { writeGguf, type GgufMetaValue, type GgufTensorSource } from '../gguf/ggufWriter.js';
-import { deriveSeed, mulberry32 } from './prng.js';
-import { encodeValues } from './quantize.js';
+import { QWEN35_0_8B, TINY_QWEN35, qwen35Metadata, qwen35Tensors, type Qwen35Shape } from './qwen35Layout.js';
 import { loadQwenTokenizer } from './qwenTokenizer.js';
+import { onesTensor, randomTensor } from './syntheticTensors.js';
 
-export interface ModelShape {
+/** A plain transformer (llama.cpp's qwen3 architecture). */
+export interface Qwen3Shape {
+  readonly arch: 'qwen3';
   readonly layers: number;
   readonly hidden: number;
   readonly heads: number;
@@ -15,10 +17,26 @@ export interface ModelShape {
   readonly contextLength: number;
 }
 
-/** Shapes of generated models. qwen3-0.6b has Qwen3-0.6B's real dimensions, for benchmarks. */
+export type ModelShape = Qwen3Shape | Qwen35Shape;
+
+/**
+ * Shapes of generated models. qwen3-0.6b has Qwen3-0.6B's real dimensions and qwen3.5-0.8b Qwen3.5-0.8B's
+ * (hybrid linear / full attention, see qwen35Layout.ts), for benchmarks; tiny and tiny-qwen35 are for tests.
+ */
 export const MODEL_PRESETS = {
-  tiny: { layers: 2, hidden: 128, heads: 4, kvHeads: 2, headDim: 32, ffn: 256, vocab: 151_936, contextLength: 8192 },
+  tiny: {
+    arch: 'qwen3',
+    layers: 2,
+    hidden: 128,
+    heads: 4,
+    kvHeads: 2,
+    headDim: 32,
+    ffn: 256,
+    vocab: 151_936,
+    contextLength: 8192,
+  },
   'qwen3-0.6b': {
+    arch: 'qwen3',
     layers: 28,
     hidden: 1024,
     heads: 16,
@@ -28,6 +46,8 @@ export const MODEL_PRESETS = {
     vocab: 151_936,
     contextLength: 40_960,
   },
+  'tiny-qwen35': TINY_QWEN35,
+  'qwen3.5-0.8b': QWEN35_0_8B,
 } as const satisfies Record<string, ModelShape>;
 export type ModelPreset = keyof typeof MODEL_PRESETS;
 
@@ -47,61 +67,11 @@ export interface MakeModelOptions {
   readonly out: string;
 }
 
-const ROWS_PER_CHUNK = 256;
-
-function randomTensor(name: string, dims: [number, number], type: WritableGgmlType, seed: number): GgufTensorSource {
-  const [cols, rows] = dims;
-  // Uniform in [-0.5, 0.5): wide enough that greedy decoding wanders over the vocabulary instead of
-  // repeating one token, which makes streaming visible in tests. Speed does not depend on the values.
-  const scale = 1;
-  return {
-    name,
-    dims,
-    type,
-    write(emit) {
-      const next = mulberry32(deriveSeed(seed, name));
-      const chunk = new Float32Array(cols * ROWS_PER_CHUNK);
-      for (let row = 0; row < rows; row += ROWS_PER_CHUNK) {
-        const n = Math.min(ROWS_PER_CHUNK, rows - row) * cols;
-        const values = n === chunk.length ? chunk : chunk.subarray(0, n);
-        for (let i = 0; i < n; i++) values[i] = (next() - 0.5) * scale;
-        emit(encodeValues(type, values));
-      }
-    },
-  };
-}
-
-function onesTensor(name: string, size: number): GgufTensorSource {
-  return {
-    name,
-    dims: [size],
-    type: GgmlType.F32,
-    write(emit) {
-      emit(encodeValues(GgmlType.F32, new Float32Array(size).fill(1)));
-    },
-  };
-}
-
-/**
- * Writes a GGUF model with the qwen3 architecture, seeded random weights and
- * the real Qwen3 tokenizer and chat template. Norm weights are 1 so
- * activations stay finite; embeddings are tied, as in Qwen3-0.6B.
- */
-export function makeModel(options: MakeModelOptions): { path: string; bytes: number; shape: ModelShape } {
-  const shape: ModelShape = MODEL_PRESETS[options.preset];
-  const type = QUANTS[options.quant];
-  const tokenizer = loadQwenTokenizer(shape.vocab);
-  const arch = 'qwen3';
+/** The layers of a qwen3 model: every layer full attention with q/k norms, tied embeddings. */
+function qwen3Layout(shape: Qwen3Shape, type: WritableGgmlType, seed: number) {
+  const arch = shape.arch;
   const u32 = (value: number): GgufMetaValue => ({ type: 'u32', value });
   const metadata: Array<readonly [string, GgufMetaValue]> = [
-    ['general.architecture', { type: 'string', value: arch }],
-    [
-      'general.name',
-      { type: 'string', value: `Homebody synthetic ${options.preset} ${options.quant} (random weights)` },
-    ],
-    ['general.file_type', u32(FILE_TYPE[options.quant])],
-    ['general.quantization_version', u32(2)],
-    [SYNTHETIC_MODEL_KEY, { type: 'bool', value: true }],
     [`${arch}.context_length`, u32(shape.contextLength)],
     [`${arch}.embedding_length`, u32(shape.hidden)],
     [`${arch}.block_count`, u32(shape.layers)],
@@ -112,31 +82,62 @@ export function makeModel(options: MakeModelOptions): { path: string; bytes: num
     [`${arch}.attention.value_length`, u32(shape.headDim)],
     [`${arch}.rope.freq_base`, { type: 'f32', value: 1_000_000 }],
     [`${arch}.attention.layer_norm_rms_epsilon`, { type: 'f32', value: 1e-6 }],
-    ...tokenizer.metadata,
   ];
-
   const q = shape.heads * shape.headDim;
   const kv = shape.kvHeads * shape.headDim;
   const tensors: GgufTensorSource[] = [
-    randomTensor('token_embd.weight', [shape.hidden, shape.vocab], type, options.seed),
+    randomTensor('token_embd.weight', [shape.hidden, shape.vocab], type, seed),
     onesTensor('output_norm.weight', shape.hidden),
   ];
   for (let i = 0; i < shape.layers; i++) {
     const b = `blk.${i}`;
     tensors.push(
       onesTensor(`${b}.attn_norm.weight`, shape.hidden),
-      randomTensor(`${b}.attn_q.weight`, [shape.hidden, q], type, options.seed),
-      randomTensor(`${b}.attn_k.weight`, [shape.hidden, kv], type, options.seed),
-      randomTensor(`${b}.attn_v.weight`, [shape.hidden, kv], type, options.seed),
-      randomTensor(`${b}.attn_output.weight`, [q, shape.hidden], type, options.seed),
+      randomTensor(`${b}.attn_q.weight`, [shape.hidden, q], type, seed),
+      randomTensor(`${b}.attn_k.weight`, [shape.hidden, kv], type, seed),
+      randomTensor(`${b}.attn_v.weight`, [shape.hidden, kv], type, seed),
+      randomTensor(`${b}.attn_output.weight`, [q, shape.hidden], type, seed),
       onesTensor(`${b}.attn_q_norm.weight`, shape.headDim),
       onesTensor(`${b}.attn_k_norm.weight`, shape.headDim),
       onesTensor(`${b}.ffn_norm.weight`, shape.hidden),
-      randomTensor(`${b}.ffn_gate.weight`, [shape.hidden, shape.ffn], type, options.seed),
-      randomTensor(`${b}.ffn_up.weight`, [shape.hidden, shape.ffn], type, options.seed),
-      randomTensor(`${b}.ffn_down.weight`, [shape.ffn, shape.hidden], type, options.seed),
+      randomTensor(`${b}.ffn_gate.weight`, [shape.hidden, shape.ffn], type, seed),
+      randomTensor(`${b}.ffn_up.weight`, [shape.hidden, shape.ffn], type, seed),
+      randomTensor(`${b}.ffn_down.weight`, [shape.ffn, shape.hidden], type, seed),
     );
   }
-  const { bytes } = writeGguf(options.out, metadata, tensors);
+  return { metadata, tensors };
+}
+
+/**
+ * Writes a GGUF model of the preset's architecture (qwen3, or qwen35 for the Qwen3.5 presets) with seeded random
+ * weights and the real Qwen3 tokenizer and chat template. Norm weights are 1 so activations stay finite;
+ * embeddings are tied, as in Qwen3-0.6B and Qwen3.5-0.8B.
+ *
+ * The Qwen3.5 presets keep Qwen3's tokenizer (151,669 tokens; the only one Homebody has) and pad it with unused
+ * tokens to Qwen3.5's 248,320 embedding rows, as llama.cpp's converter pads any vocabulary to the embedding size:
+ * the embedding and output matrices, the largest in a 0.8B model, then have their real size.
+ */
+export function makeModel(options: MakeModelOptions): { path: string; bytes: number; shape: ModelShape } {
+  const shape: ModelShape = MODEL_PRESETS[options.preset];
+  const type = QUANTS[options.quant];
+  const tokenizer = loadQwenTokenizer(shape.vocab);
+  const layout =
+    shape.arch === 'qwen35'
+      ? { metadata: qwen35Metadata(shape), tensors: qwen35Tensors(shape, type, options.seed) }
+      : qwen3Layout(shape, type, options.seed);
+  const u32 = (value: number): GgufMetaValue => ({ type: 'u32', value });
+  const metadata: Array<readonly [string, GgufMetaValue]> = [
+    ['general.architecture', { type: 'string', value: shape.arch }],
+    [
+      'general.name',
+      { type: 'string', value: `Homebody synthetic ${options.preset} ${options.quant} (random weights)` },
+    ],
+    ['general.file_type', u32(FILE_TYPE[options.quant])],
+    ['general.quantization_version', u32(2)],
+    [SYNTHETIC_MODEL_KEY, { type: 'bool', value: true }],
+    ...layout.metadata,
+    ...tokenizer.metadata,
+  ];
+  const { bytes } = writeGguf(options.out, metadata, layout.tensors);
   return { path: options.out, bytes, shape };
 }

@@ -1,0 +1,56 @@
+import { GgmlType, type WritableGgmlType } from '../gguf/ggufFormat.js';
+import type { GgufTensorSource } from '../gguf/ggufWriter.js';
+import { deriveSeed, mulberry32 } from './prng.js';
+import { encodeValues } from './quantize.js';
+
+const ROWS_PER_CHUNK = 256;
+
+/**
+ * A matrix of seeded uniform values in [-0.5, 0.5), streamed a few rows at a time so that even the
+ * embedding matrix never sits in memory whole. Each tensor's values depend on the seed and its name only.
+ */
+export function randomTensor(
+  name: string,
+  dims: [number, number],
+  type: WritableGgmlType,
+  seed: number,
+): GgufTensorSource {
+  const [cols, rows] = dims;
+  // Uniform in [-0.5, 0.5): wide enough that greedy decoding wanders over the vocabulary instead of
+  // repeating one token, which makes streaming visible in tests. Speed does not depend on the values.
+  const scale = 1;
+  return {
+    name,
+    dims,
+    type,
+    write(emit) {
+      const next = mulberry32(deriveSeed(seed, name));
+      const chunk = new Float32Array(cols * ROWS_PER_CHUNK);
+      for (let row = 0; row < rows; row += ROWS_PER_CHUNK) {
+        const n = Math.min(ROWS_PER_CHUNK, rows - row) * cols;
+        const values = n === chunk.length ? chunk : chunk.subarray(0, n);
+        for (let i = 0; i < n; i++) values[i] = (next() - 0.5) * scale;
+        emit(encodeValues(type, values));
+      }
+    },
+  };
+}
+
+/** A small f32 vector whose values `valueAt` gives (norm weights, biases, decay rates): never quantized. */
+export function vectorTensor(name: string, size: number, valueAt: (index: number) => number): GgufTensorSource {
+  return {
+    name,
+    dims: [size],
+    type: GgmlType.F32,
+    write(emit) {
+      const values = new Float32Array(size);
+      for (let i = 0; i < size; i++) values[i] = valueAt(i);
+      emit(encodeValues(GgmlType.F32, values));
+    },
+  };
+}
+
+/** Norm weights of 1, so activations keep their scale. */
+export function onesTensor(name: string, size: number): GgufTensorSource {
+  return vectorTensor(name, size, () => 1);
+}
