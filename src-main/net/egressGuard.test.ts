@@ -40,7 +40,9 @@ describe('EgressGuard', () => {
       const error = blocked(() => guard.check(url, 'test'));
       expect(error.code).toBe('NETWORK_BLOCKED');
     }
-    expect(blocked(() => guard.check('ftp://example.com/a', 'test')).message).toMatch(/only over http and https/);
+    expect(blocked(() => guard.check('ftp://example.com/a', 'test')).message).toMatch(
+      /only over http\(s\), smtp\(s\) and imap\(s\), not ftp/,
+    );
     expect(guard.list().map((a) => a.allowed)).toEqual([false, false, false, false, false]);
     expect(guard.list()[0]?.bytes).toBeNull();
   });
@@ -58,6 +60,29 @@ describe('EgressGuard', () => {
       [false, true],
       [true, false],
     ]);
+  });
+
+  it('allows the mail schemes (smtp, smtps, imap, imaps) with their default ports, and refuses them offline', () => {
+    const guard = new EgressGuard();
+    const ports = [
+      'smtp://mail.example.org',
+      'smtps://mail.example.org',
+      'imap://mail.example.org',
+      'imaps://mail.example.org',
+    ].map((url) => guard.check(url, 'mail').attempt.port);
+    expect(ports).toEqual([25, 465, 143, 993]);
+    expect(guard.check('smtp://127.0.0.1:2525', 'send mail').attempt).toMatchObject({
+      host: '127.0.0.1',
+      port: 2525,
+      url: 'smtp://127.0.0.1:2525',
+      allowed: true,
+    });
+    guard.setOffline(true);
+    for (const url of ['smtp://127.0.0.1:2525', 'imaps://mail.example.org']) {
+      const error = blocked(() => guard.check(url, 'send mail'));
+      expect(error.code).toBe('NETWORK_BLOCKED');
+      expect(error.message).toMatch(/offline/);
+    }
   });
 
   it('is online by default and keeps at most maxRecords attempts', () => {

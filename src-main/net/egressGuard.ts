@@ -35,9 +35,19 @@ export interface EgressGuardOptions {
 
 const DEFAULT_MAX_RECORDS = 1000;
 
+/** The schemes Homebody connects over, with their default ports: the web, and mail (sending and reading). */
+const DEFAULT_PORTS: Readonly<Record<string, number>> = {
+  'http:': 80,
+  'https:': 443,
+  'smtp:': 25,
+  'smtps:': 465,
+  'imap:': 143,
+  'imaps:': 993,
+};
+
 /**
- * The one gate every app-initiated network connection passes before it is opened: only http and https, nothing at
- * all while offline. Each attempt is recorded in memory (a ledger the UI will show later).
+ * The one gate every app-initiated network connection passes before it is opened: only http(s), and smtp(s) and
+ * imap(s) for the mail tools, nothing at all while offline. Each attempt is recorded in memory (a ledger the UI will show later).
  */
 export class EgressGuard {
   private offlineFlag: boolean;
@@ -62,7 +72,7 @@ export class EgressGuard {
 
   /**
    * Asks to connect to `rawUrl` for `purpose`. Answers a ticket when allowed; throws HomebodyError NETWORK_BLOCKED
-   * (and records the refusal) when offline or when the URL is not http(s).
+   * (and records the refusal) when offline or when the scheme is not one of DEFAULT_PORTS.
    */
   check(rawUrl: string, purpose: string): EgressTicket {
     let url: URL | undefined;
@@ -74,11 +84,12 @@ export class EgressGuard {
     const protocol = url?.protocol;
     const safeUrl = url ? `${url.protocol}//${url.host}${url.pathname}` : rawUrl.slice(0, 200);
     const host = url?.hostname ?? '';
-    const port = url ? Number(url.port || (protocol === 'https:' ? 443 : protocol === 'http:' ? 80 : 0)) : 0;
+    const known = protocol !== undefined && Object.hasOwn(DEFAULT_PORTS, protocol);
+    const port = url ? Number(url.port || (known && protocol ? DEFAULT_PORTS[protocol] : 0)) : 0;
     let reason: string | null = null;
     if (!url) reason = `"${safeUrl}" is not a valid URL.`;
-    else if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      reason = `Homebody connects only over http and https, not ${url.protocol.replace(/:$/, '')}.`;
+    else if (!known) {
+      reason = `Homebody connects only over http(s), smtp(s) and imap(s), not ${url.protocol.replace(/:$/, '')}.`;
     } else if (this.offlineFlag) {
       reason = `Homebody is offline: it opens no connections (here to ${host} for ${purpose}).`;
     }
