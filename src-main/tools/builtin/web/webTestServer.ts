@@ -65,7 +65,7 @@ export const SEARCH_RESULTS = {
 
 const HUGE_BYTES = 6 * 1024 * 1024;
 
-export async function startWebTestServer(): Promise<WebTestServer> {
+export async function startWebTestServer(options: { onRequest?: (path: string) => void } = {}): Promise<WebTestServer> {
   const hits: string[] = [];
   const searches: URLSearchParams[] = [];
   let hugeSent = 0;
@@ -73,6 +73,7 @@ export async function startWebTestServer(): Promise<WebTestServer> {
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     hits.push(url.pathname);
+    options.onRequest?.(url.pathname);
     const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': type, ...headers });
       res.end(body);
