@@ -1,0 +1,95 @@
+/** What the calendar tools share: the time range argument, and an occurrence as the model reads it. */
+import type { JsonSchema, JsonValue } from '../../toolTypes.js';
+import { ToolError } from '../../toolTypes.js';
+import type { Occurrence, Person } from './occurrences.js';
+import { DAY_MS, formatDate, formatLocal, nextLocalMidnight, parseUserTime, weekday } from './zonedTime.js';
+
+/** The longest range one call may ask about. */
+export const MAX_RANGE_DAYS = 366;
+const DESCRIPTION_CHARS = 200;
+
+export function timeParam(description: string): JsonSchema {
+  return { type: 'string', minLength: 10, maxLength: 40, description };
+}
+
+export function uidParam(): JsonSchema {
+  return {
+    type: 'string',
+    minLength: 1,
+    maxLength: 1000,
+    description: 'The event id (uid) as calendar_events lists it.',
+  };
+}
+
+export interface Range {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/** from/to from the model: a date-only `to` means the whole of that day. */
+export function parseRange(from: unknown, to: unknown, zone: string): Range {
+  const start = parseUserTime(from, zone, 'from');
+  const end = parseUserTime(to ?? from, zone, 'to');
+  const toMs = end.dateOnly ? nextLocalMidnight(end.ms, zone) : end.ms;
+  if (toMs <= start.ms) throw new ToolError('INVALID_INPUT', `"to" must come after "from".`);
+  if (toMs - start.ms > MAX_RANGE_DAYS * DAY_MS) {
+    throw new ToolError('INVALID_INPUT', `Ask about at most ${MAX_RANGE_DAYS} days at once.`);
+  }
+  return { fromMs: start.ms, toMs };
+}
+
+function personView(p: Person): JsonValue {
+  return {
+    ...(p.name ? { name: p.name } : {}),
+    ...(p.email ? { email: p.email } : {}),
+    ...(p.status ? { status: p.status } : {}),
+  };
+}
+
+/**
+ * One occurrence for the model, in the user's zone. All-day events give dates, `end` being the last day (not
+ * iCalendar's exclusive end). `occurrence` names one occurrence of a repeating event for calendar_move and
+ * calendar_cancel.
+ */
+export function occurrenceView(o: Occurrence, zone: string): JsonValue {
+  const description =
+    o.description && o.description.length > DESCRIPTION_CHARS
+      ? `${o.description.slice(0, DESCRIPTION_CHARS)}…`
+      : o.description;
+  const view: { [key: string]: JsonValue } = { uid: o.uid, title: o.summary, day: weekday(o.startMs, zone) };
+  if (o.allDay) {
+    view.start = formatDate(o.startMs, zone);
+    view.end = formatDate(Math.max(o.startMs, o.endMs - 1), zone);
+    view.allDay = true;
+  } else {
+    view.start = formatLocal(o.startMs, zone);
+    view.end = formatLocal(o.endMs, zone);
+  }
+  if (o.location) view.location = o.location;
+  if (description) view.description = description;
+  if (o.attendees.length > 0) view.attendees = o.attendees.map(personView);
+  if (o.recurring && o.recurrenceMs !== undefined) {
+    view.repeats = true;
+    view.occurrence = formatDate(o.recurrenceMs, zone);
+  }
+  if (o.transparent) view.showsAsFree = true;
+  view.file = o.file;
+  return view;
+}
+
+/** Lower case, accents removed: "Björn" finds "bjorn". */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** True when `person` is who `query` names: the same email, or every word of the query begins a word of the name. */
+export function samePerson(query: string, person: Person): boolean {
+  const q = fold(query.trim());
+  if (q === '') return false;
+  if (q.includes('@')) return person.email !== undefined && fold(person.email) === q;
+  const words = [
+    ...fold(person.name ?? '').split(/[^\p{L}\p{N}]+/u),
+    ...fold(person.email?.split('@')[0] ?? '').split(/[^\p{L}\p{N}]+/u),
+  ].filter((w) => w !== '');
+  return q.split(/\s+/).every((part) => words.some((w) => w.startsWith(part)));
+}

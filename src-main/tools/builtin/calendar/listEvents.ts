@@ -1,0 +1,58 @@
+import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import { ToolError } from '../../toolTypes.js';
+import { objectSchema, shownArg } from '../files/common.js';
+import { readCalendarFolder } from './calendarFiles.js';
+import { occurrenceView, parseRange, timeParam } from './calendarCommon.js';
+import { occurrencesBetween } from './occurrences.js';
+
+export type ListEventsArgs = { from: string; to?: string };
+
+/** Most occurrences returned by one call; the rest are counted. */
+export const LIST_MAX_EVENTS = 100;
+
+export const listEvents: ToolDefinition<ListEventsArgs> = {
+  name: 'calendar_events',
+  description:
+    "List the user's calendar events (appointments, meetings) between two dates, repeating events included. " +
+    "Times are in the user's time zone.",
+  parameters: objectSchema(
+    {
+      from: timeParam('Start: a date (2026-12-03) or date and time (2026-12-03T09:00).'),
+      to: timeParam('End: a date (the whole day is included) or date and time. Default: the end of the "from" day.'),
+    },
+    ['from'],
+  ),
+  risk: 'read',
+  describe(args) {
+    const range = args.to === undefined ? shownArg(args.from) : `${shownArg(args.from)} to ${shownArg(args.to)}`;
+    return {
+      title: 'Read your calendar',
+      summary: `List the events in your calendar from ${range}.`,
+      details: [
+        { label: 'From', value: shownArg(args.from) },
+        { label: 'To', value: args.to === undefined ? '(end of that day)' : shownArg(args.to) },
+      ],
+    };
+  },
+  async run(args, ctx): Promise<ToolOutcome> {
+    const zone = ctx.packs.timeZone;
+    const range = parseRange(args.from, args.to, zone);
+    const folder = await readCalendarFolder(ctx.packs.calendarDir, ctx.signal);
+    if (folder.files.length === 0 && folder.problems.length > 0) {
+      throw new ToolError(
+        'INVALID_INPUT',
+        `No calendar file could be read: ${folder.problems.map((p) => `${p.file}: ${p.problem}`).join(' ')}`,
+      );
+    }
+    const problems = [...folder.problems];
+    const found = occurrencesBetween(folder.files, range.fromMs, range.toMs, zone, problems);
+    return {
+      result: {
+        timeZone: zone,
+        events: found.slice(0, LIST_MAX_EVENTS).map((o) => occurrenceView(o, zone)),
+        ...(found.length > LIST_MAX_EVENTS ? { more: found.length - LIST_MAX_EVENTS } : {}),
+        ...(problems.length > 0 ? { unreadable: problems.map((p) => ({ file: p.file, problem: p.problem })) } : {}),
+      },
+    };
+  },
+};
