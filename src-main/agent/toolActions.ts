@@ -109,7 +109,7 @@ export class ToolActions {
       return { status: 'rejected', call: null, error };
     }
     const policy = this.deps.policy();
-    const mode = modeFor(policy, tool.name, tool.risk);
+    const mode = modeFor(policy, tool.name, tool.risk, tool.alwaysAsk);
     const validation = validateArguments(tool.parameters, input.args);
     if (!validation.ok) {
       const error = `Invalid arguments for ${tool.name}: ${validation.problems.join('; ')}.`;
@@ -118,7 +118,8 @@ export class ToolActions {
     }
     const args = validation.value;
     const taint = taskId ? store.taskSafety.taintSources(taskId) : [];
-    const grantedForTask = taskId ? store.taskSafety.isGranted(taskId, tool.name) : false;
+    // A tool that always asks is asked again even after "allow for this task".
+    const grantedForTask = taskId && !tool.alwaysAsk ? store.taskSafety.isGranted(taskId, tool.name) : false;
     const decision = gateFor({ risk: tool.risk, mode, grantedForTask, taint });
     if ('off' in decision) {
       const error = `${tool.name} is switched off in Homebody's settings.`;
@@ -231,7 +232,7 @@ export class ToolActions {
     if (answer === 'deny') return this.refuse(call, 'user', reason);
     if (answer === 'always') {
       const policy = this.deps.policy();
-      checkMode(call.tool, call.risk, 'auto');
+      checkMode(call.tool, call.risk, 'auto', this.deps.registry.get(call.tool)?.alwaysAsk);
       this.deps.savePolicy({ ...policy, tools: { ...policy.tools, [call.tool]: 'auto' } });
       this.audit(call.taskId, id, 'policy-changed', 'user', `${call.tool} now runs without asking`);
     }

@@ -46,7 +46,7 @@ export async function policyCommand(args: string[]): Promise<number> {
           throw new UsageError('policy set needs a tool and a mode: auto, ask, queue or off');
         const risk = host.registry.get(tool)?.risk;
         if (!risk) throw new HomebodyError('INVALID_REQUEST', `There is no tool named ${tool}.`);
-        checkMode(tool, risk, parsedMode.data);
+        checkMode(tool, risk, parsedMode.data, host.registry.get(tool)?.alwaysAsk);
         host.setPolicy({ ...policy, tools: { ...policy.tools, [tool]: parsedMode.data } });
         console.log(`${tool}: ${parsedMode.data}`);
         return 0;

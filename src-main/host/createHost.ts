@@ -159,7 +159,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     policy = next;
   };
   const setPolicy = (raw: unknown) => {
-    const next = parsePolicy(raw, riskOf);
+    const next = parsePolicy(raw, riskOf, (tool) => registry.get(tool)?.alwaysAsk === true);
     savePolicy(next);
     store.audit.append({
       at: Date.now(),
@@ -291,7 +291,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'policy.setMode': async ({ tool, mode }) => {
       const risk = riskOf(tool);
       if (!risk) throw new HomebodyError('INVALID_REQUEST', `There is no tool named ${tool}.`);
-      checkMode(tool, risk, mode);
+      checkMode(tool, risk, mode, registry.get(tool)?.alwaysAsk);
       return setPolicy({ ...policy, tools: { ...policy.tools, [tool]: mode } });
     },
     'policy.grantFolder': async (folder) => setPolicy(grantFolder(policy, folder)),

@@ -17,16 +17,27 @@ export function emptyPolicy(): Policy {
   return { version: 1, tools: {}, folders: [] };
 }
 
-export function modeFor(policy: Policy, tool: string, risk: Risk): PolicyMode {
-  return policy.tools[tool] ?? DEFAULT_MODE[risk];
+/** A tool that always asks (`alwaysAsk`) asks even where a policy written by hand says auto. */
+export function modeFor(policy: Policy, tool: string, risk: Risk, alwaysAsk = false): PolicyMode {
+  const mode = policy.tools[tool] ?? DEFAULT_MODE[risk];
+  return alwaysAsk && mode === 'auto' ? 'ask' : mode;
 }
 
-/** Irreversible actions always wait for an explicit approval; no policy can make them run alone. */
-export function checkMode(tool: string, risk: Risk, mode: PolicyMode): void {
+/**
+ * Irreversible actions always wait for an explicit approval; no policy can make them run alone. Nor can a tool
+ * that always asks (opening a file or an address) be set to run without asking.
+ */
+export function checkMode(tool: string, risk: Risk, mode: PolicyMode, alwaysAsk = false): void {
   if (risk === 'irreversible' && mode === 'auto') {
     throw new HomebodyError(
       'INVALID_REQUEST',
       `${tool} cannot be undone, so it always waits in the approval queue; choose queue or off for it.`,
+    );
+  }
+  if (alwaysAsk && mode === 'auto') {
+    throw new HomebodyError(
+      'INVALID_REQUEST',
+      `${tool} always asks first, so that you see exactly what it does each time; choose ask, queue or off for it.`,
     );
   }
 }
@@ -68,14 +79,18 @@ function safeRealpath(path: string): string | undefined {
  * modes checked against the tools' risks, folders made canonical. Unknown
  * tools are kept, so a policy written for more tools survives a round trip.
  */
-export function parsePolicy(raw: unknown, riskOf: (tool: string) => Risk | undefined): Policy {
+export function parsePolicy(
+  raw: unknown,
+  riskOf: (tool: string) => Risk | undefined,
+  alwaysAsks: (tool: string) => boolean = () => false,
+): Policy {
   const parsed = PolicySchema.safeParse(raw);
   if (!parsed.success) {
     throw new HomebodyError('INVALID_REQUEST', `This is not a Homebody policy: ${z.prettifyError(parsed.error)}`);
   }
   for (const [tool, mode] of Object.entries(parsed.data.tools)) {
     const risk = riskOf(tool);
-    if (risk) checkMode(tool, risk, mode);
+    if (risk) checkMode(tool, risk, mode, alwaysAsks(tool));
   }
   return {
     ...parsed.data,

@@ -14,7 +14,8 @@ const tool = (name: string): ToolDefinition => ({
 describe('ToolRegistry', () => {
   it('holds the built-in file tools with normalized schemas', () => {
     const registry = new ToolRegistry();
-    expect(registry.names()).toEqual([
+    // The file tools come first; the other packs follow (each pack's own test lists its tools).
+    expect(registry.names().slice(0, 8)).toEqual([
       'list_folder',
       'search_files',
       'read_text',

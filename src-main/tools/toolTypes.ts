@@ -95,6 +95,11 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   readonly description: string;
   readonly parameters: JsonSchema;
   readonly risk: Risk;
+  /**
+   * Asked every time, whatever the policy or an earlier "allow for this task" says (e.g. opening a file or an
+   * address: the user sees the exact target each time).
+   */
+  readonly alwaysAsk?: boolean;
   describe(args: Args): ToolDescription;
   run(args: Args, context: ToolContext): Promise<ToolOutcome>;
 }

@@ -32,7 +32,9 @@ export interface RunOptions {
 function packFolders(packs: PackConfig): { read: string[]; write: string[] } {
   const write = [packs.calendarDir, packs.contactsDir, packs.notesDir, packs.mailDir, dirname(packs.remindersFile)];
   const source = packs.mailSource.kind === 'maildir' || packs.mailSource.kind === 'mbox' ? [packs.mailSource.path] : [];
-  return { read: [...write, ...source], write };
+  // device_status reads the battery and the network links' state from sysfs (read only).
+  const system = process.platform === 'linux' ? ['/sys/class/power_supply', '/sys/class/net'] : [];
+  return { read: [...write, ...source, ...system], write };
 }
 
 function tsxLoader(): string {

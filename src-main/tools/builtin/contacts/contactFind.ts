@@ -1,0 +1,67 @@
+import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import { ToolError } from '../../toolTypes.js';
+import { objectSchema, shownArg } from '../files/common.js';
+import { matchScore } from './contactMatch.js';
+import type { Contact } from './vcards.js';
+import { readContactsFolder } from './vcards.js';
+
+export type ContactFindArgs = { query: string };
+
+export const FIND_MAX_CONTACTS = 10;
+
+export function contactView(c: Contact): JsonValue {
+  const view: { [key: string]: JsonValue } = { name: c.name };
+  if (c.emails.length > 0) view.emails = c.emails;
+  if (c.phones.length > 0) view.phones = c.phones;
+  if (c.organization) view.organization = c.organization;
+  if (c.title) view.title = c.title;
+  view.file = c.file;
+  return view;
+}
+
+export const contactFind: ToolDefinition<ContactFindArgs> = {
+  name: 'contact_find',
+  description:
+    "Find people in the user's contacts (address book) by name, email or phone number; names may be misspelt.",
+  parameters: objectSchema(
+    {
+      query: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description: 'A name, an email address or a phone number.',
+      },
+    },
+    ['query'],
+  ),
+  risk: 'read',
+  describe(args) {
+    return {
+      title: 'Look up your contacts',
+      summary: `Find contacts matching "${shownArg(args.query)}".`,
+      details: [{ label: 'Search for', value: shownArg(args.query) }],
+    };
+  },
+  async run(args, ctx): Promise<ToolOutcome> {
+    const query = typeof args.query === 'string' ? args.query.trim() : '';
+    if (query === '') throw new ToolError('INVALID_INPUT', 'Say whom to look for: a name, an email or a phone number.');
+    const { contacts, problems } = await readContactsFolder(ctx.packs.contactsDir, ctx.signal);
+    if (contacts.length === 0 && problems.length > 0) {
+      throw new ToolError(
+        'INVALID_INPUT',
+        `No contacts file could be read: ${problems.map((p) => `${p.file}: ${p.problem}`).join(' ')}`,
+      );
+    }
+    const found = contacts
+      .map((contact) => ({ contact, score: matchScore(contact, query) }))
+      .filter((m) => m.score > 0)
+      .sort((a, b) => b.score - a.score || a.contact.name.localeCompare(b.contact.name));
+    return {
+      result: {
+        contacts: found.slice(0, FIND_MAX_CONTACTS).map((m) => contactView(m.contact)),
+        ...(found.length > FIND_MAX_CONTACTS ? { more: found.length - FIND_MAX_CONTACTS } : {}),
+        ...(problems.length > 0 ? { unreadable: problems.map((p) => ({ file: p.file, problem: p.problem })) } : {}),
+      },
+    };
+  },
+};

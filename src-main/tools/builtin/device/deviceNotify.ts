@@ -1,0 +1,33 @@
+import type { ToolDefinition } from '../../toolTypes.js';
+import { objectSchema, shownArg } from '../files/common.js';
+
+export type DeviceNotifyArgs = { title: string; body: string };
+
+export const deviceNotify: ToolDefinition<DeviceNotifyArgs> = {
+  name: 'device_notify',
+  description: 'Show the user a desktop notification now.',
+  parameters: objectSchema(
+    {
+      title: { type: 'string', minLength: 1, maxLength: 100, description: 'Short title.' },
+      body: { type: 'string', maxLength: 1000, description: 'The message.' },
+    },
+    ['title', 'body'],
+  ),
+  risk: 'write',
+  describe(args) {
+    return {
+      title: 'Show a notification',
+      summary: `Show the notification "${shownArg(args.title)}".`,
+      details: [
+        { label: 'Title', value: shownArg(args.title) },
+        { label: 'Message', value: shownArg(args.body) },
+      ],
+    };
+  },
+  async run(args, ctx) {
+    const answer = await ctx.services.device({ kind: 'notify', title: args.title, body: args.body });
+    return {
+      result: { notified: true, ...(answer && typeof answer === 'object' && !Array.isArray(answer) ? answer : {}) },
+    };
+  },
+};

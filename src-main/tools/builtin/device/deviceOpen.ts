@@ -1,0 +1,38 @@
+import type { ToolDefinition } from '../../toolTypes.js';
+import { objectSchema, shownArg } from '../files/common.js';
+import { checkOpenTarget } from './openTarget.js';
+
+export type DeviceOpenArgs = { target: string };
+
+export const deviceOpen: ToolDefinition<DeviceOpenArgs> = {
+  name: 'device_open',
+  description: 'Open a web address (http, https, mailto) in the browser, or a file in its usual app.',
+  parameters: objectSchema(
+    {
+      target: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 4096,
+        description: 'The address (https://...) or the full path of the file.',
+      },
+    },
+    ['target'],
+  ),
+  risk: 'write',
+  // What opens can run code in another app or load any page: the user sees the exact target every time.
+  alwaysAsk: true,
+  describe(args) {
+    const target = shownArg(args.target);
+    return {
+      title: /^(https?|mailto):/i.test(target) ? 'Open an address' : 'Open a file',
+      summary: `Open ${target}`,
+      details: [{ label: 'Opens', value: target }],
+    };
+  },
+  async run(args, ctx) {
+    const target = await checkOpenTarget(args.target, ctx);
+    const shown = target.kind === 'url' ? target.url : target.path;
+    await ctx.services.device({ kind: 'open', target: shown });
+    return { result: { opened: shown } };
+  },
+};

@@ -1,0 +1,39 @@
+import type { ToolDefinition } from '../../toolTypes.js';
+import { ToolError } from '../../toolTypes.js';
+import { objectSchema, shownArg } from '../files/common.js';
+import { NOTE_LIMITS, findNote } from './notesFolder.js';
+
+export type NoteReadArgs = { title: string };
+
+export const noteRead: ToolDefinition<NoteReadArgs> = {
+  name: 'note_read',
+  description: "Read one of the user's notes, by its title (as note_search shows it).",
+  parameters: objectSchema(
+    { title: { type: 'string', minLength: 1, maxLength: 300, description: "The note's title or file name." } },
+    ['title'],
+  ),
+  risk: 'read',
+  describe(args) {
+    return {
+      title: 'Read a note',
+      summary: `Read the note "${shownArg(args.title)}".`,
+      details: [{ label: 'Note', value: shownArg(args.title) }],
+    };
+  },
+  async run(args, ctx) {
+    const note = await findNote(ctx, args.title);
+    if (!note) {
+      throw new ToolError('NOT_FOUND', `There is no note titled "${args.title}". Use note_search to find its title.`);
+    }
+    const truncated = Buffer.byteLength(note.text, 'utf8') >= NOTE_LIMITS.maxBytes;
+    return {
+      result: {
+        title: note.title,
+        file: note.name,
+        modified: note.modified.toISOString(),
+        text: note.text,
+        ...(truncated ? { truncated: `Only the first ${NOTE_LIMITS.maxBytes / 1024} KiB were read.` } : {}),
+      },
+    };
+  },
+};

@@ -1,0 +1,66 @@
+import type { ToolDefinition } from '../../toolTypes.js';
+import { intArg, objectSchema, shownArg } from '../files/common.js';
+import { listNotes } from './notesFolder.js';
+
+export type NoteSearchArgs = { query?: string; maxResults?: number };
+
+const SNIPPET_CHARS = 160;
+const DEFAULT_RESULTS = 20;
+
+function snippetAround(text: string, word: string | undefined): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const at = word ? flat.toLowerCase().indexOf(word) : -1;
+  const start = Math.max(0, at - SNIPPET_CHARS / 4);
+  const piece = flat.slice(start, start + SNIPPET_CHARS);
+  return `${start > 0 ? '…' : ''}${piece}${start + SNIPPET_CHARS < flat.length ? '…' : ''}`;
+}
+
+export const noteSearch: ToolDefinition<NoteSearchArgs> = {
+  name: 'note_search',
+  description:
+    "Find the user's notes whose title or text contains all the given words (any case). Without words, lists the newest notes.",
+  parameters: objectSchema(
+    {
+      query: { type: 'string', maxLength: 500, description: 'Words to look for, e.g. "dentist phone".' },
+      maxResults: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 100,
+        description: `At most this many (default ${DEFAULT_RESULTS}).`,
+      },
+    },
+    [],
+  ),
+  risk: 'read',
+  describe(args) {
+    const query = typeof args.query === 'string' && args.query.trim() !== '' ? shownArg(args.query) : '';
+    return {
+      title: 'Search notes',
+      summary: query ? `Look for notes containing "${query}".` : 'List the newest notes.',
+      details: [{ label: 'Words', value: query || '(none: newest notes)' }],
+    };
+  },
+  async run(args, ctx) {
+    const words = (typeof args.query === 'string' ? args.query : '')
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w !== '');
+    const max = intArg(args.maxResults, DEFAULT_RESULTS, 1, 100);
+    const notes = await listNotes(ctx);
+    const matches = notes.filter((n) => {
+      const haystack = `${n.title}\n${n.text}`.toLowerCase();
+      return words.every((w) => haystack.includes(w));
+    });
+    return {
+      result: {
+        found: matches.length,
+        notes: matches.slice(0, max).map((n) => ({
+          title: n.title,
+          file: n.name,
+          modified: n.modified.toISOString(),
+          snippet: snippetAround(n.text, words[0]),
+        })),
+      },
+    };
+  },
+};

@@ -1,0 +1,36 @@
+import type { ToolDefinition } from '../../toolTypes.js';
+import { boolArg, objectSchema } from '../files/common.js';
+import { reminderView } from './format.js';
+import { loadReminders } from './remindersStore.js';
+
+export type ReminderListArgs = { includeDone?: boolean };
+
+export const reminderList: ToolDefinition<ReminderListArgs> = {
+  name: 'reminder_list',
+  description: "List the user's reminders that are not done yet, soonest first.",
+  parameters: objectSchema(
+    { includeDone: { type: 'boolean', description: 'true: also list reminders already done.' } },
+    [],
+  ),
+  risk: 'read',
+  describe(args) {
+    return {
+      title: 'List reminders',
+      summary: boolArg(args.includeDone) ? 'List all reminders, done ones too.' : 'List the reminders not done yet.',
+      details: [],
+    };
+  },
+  async run(args, ctx) {
+    const { reminders } = await loadReminders(ctx);
+    const shown = reminders
+      .filter((r) => boolArg(args.includeDone) || !r.done)
+      .sort((a, b) => Date.parse(a.due) - Date.parse(b.due));
+    return {
+      result: {
+        count: shown.length,
+        timeZone: ctx.packs.timeZone,
+        reminders: shown.map((r) => reminderView(r, ctx.packs.timeZone)),
+      },
+    };
+  },
+};

@@ -1,0 +1,33 @@
+import type { ToolDefinition } from '../../toolTypes.js';
+import { objectSchema, shownArg } from '../files/common.js';
+import { MAX_EXPRESSION, evaluateSafely } from './safeMath.js';
+
+export type CalculateArgs = { expression: string };
+
+export const calculate: ToolDefinition<CalculateArgs> = {
+  name: 'calculate',
+  description: 'Compute a math expression exactly, e.g. "(12.5 * 3) / 4", "sqrt(2)", "15% of 80" as "80 * 15 / 100".',
+  parameters: objectSchema(
+    {
+      expression: {
+        type: 'string',
+        minLength: 1,
+        maxLength: MAX_EXPRESSION,
+        description: 'The expression to compute.',
+      },
+    },
+    ['expression'],
+  ),
+  risk: 'read',
+  describe(args) {
+    return {
+      title: 'Calculate',
+      summary: `Compute ${shownArg(args.expression)}.`,
+      details: [{ label: 'Expression', value: shownArg(args.expression) }],
+    };
+  },
+  async run(args) {
+    const { text } = evaluateSafely(args.expression);
+    return { result: { expression: args.expression, result: text } };
+  },
+};

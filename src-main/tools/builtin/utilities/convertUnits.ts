@@ -1,0 +1,62 @@
+import type { ToolDefinition } from '../../toolTypes.js';
+import { ToolError } from '../../toolTypes.js';
+import { objectSchema, shownArg } from '../files/common.js';
+import { evaluateSafely, math } from './safeMath.js';
+
+export type ConvertUnitsArgs = { value: number; from: string; to: string };
+
+/** Names people write for temperatures, as mathjs spells them. */
+const ALIASES: Record<string, string> = {
+  c: 'degC',
+  '°c': 'degC',
+  celsius: 'degC',
+  f: 'degF',
+  '°f': 'degF',
+  fahrenheit: 'degF',
+  kelvin: 'K',
+};
+
+const unitName = (text: string): string => ALIASES[text.trim().toLowerCase()] ?? text.trim();
+
+export const convertUnits: ToolDefinition<ConvertUnitsArgs> = {
+  name: 'convert_units',
+  description: 'Convert a measurement between units: length, weight, volume, speed, temperature (C, F, K), time, data.',
+  parameters: objectSchema(
+    {
+      value: { type: 'number', description: 'The amount, e.g. 5.' },
+      from: { type: 'string', minLength: 1, maxLength: 40, description: 'Its unit, e.g. "miles", "lb", "C".' },
+      to: { type: 'string', minLength: 1, maxLength: 40, description: 'The unit wanted, e.g. "km", "kg", "F".' },
+    },
+    ['value', 'from', 'to'],
+  ),
+  risk: 'read',
+  describe(args) {
+    return {
+      title: 'Convert units',
+      summary: `Convert ${shownArg(args.value)} ${shownArg(args.from)} to ${shownArg(args.to)}.`,
+      details: [],
+    };
+  },
+  async run(args) {
+    const from = unitName(args.from);
+    const to = unitName(args.to);
+    // Unit names go through the same checked evaluator; only names that are units get this far.
+    for (const name of [from, to]) {
+      if (!/^[A-Za-z][A-Za-z0-9_^/ ]*$/.test(name) || !math.Unit.isValuelessUnit(name.split(/[ ^/]/)[0] ?? '')) {
+        throw new ToolError(
+          'INVALID_INPUT',
+          `"${name}" is not a unit I know (try km, mi, lb, kg, degC, degF, l, gal).`,
+        );
+      }
+    }
+    const { value, text } = evaluateSafely(`${Number(args.value)} ${from} to ${to}`);
+    const number = math.isUnit(value) ? value.toNumber(to) : undefined;
+    return {
+      result: {
+        from: `${args.value} ${from}`,
+        result: text,
+        ...(number !== undefined ? { value: Number(number.toPrecision(12)), unit: to } : {}),
+      },
+    };
+  },
+};

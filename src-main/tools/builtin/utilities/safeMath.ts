@@ -1,0 +1,152 @@
+/**
+ * mathjs limited to arithmetic and units. Every expression is parsed and checked before it is evaluated: only
+ * numbers, units, operators and an allowed list of functions pass, so nothing can define functions or units,
+ * import, re-enter the parser, or build a huge matrix; a result that is not finite is refused.
+ */
+import { all, create, type MathNode } from 'mathjs';
+import { ToolError } from '../../toolTypes.js';
+
+// `all` is typed as possibly undefined by mathjs's declarations; it is always present.
+const math = create(all as NonNullable<typeof all>, { number: 'number' });
+const { evaluate, parse, format } = math;
+
+// Belt and braces: even if a name slipped past the check below, these no longer reach the parser or the units.
+const disabled = (name: string) => () => {
+  throw new ToolError('INVALID_INPUT', `${name} is not allowed in a calculation.`);
+};
+math.import(
+  Object.fromEntries(
+    ['import', 'createUnit', 'evaluate', 'parse', 'compile', 'simplify', 'derivative', 'resolve', 'reviver'].map(
+      (name) => [name, disabled(name)],
+    ),
+  ),
+  { override: true },
+);
+
+export const MAX_EXPRESSION = 500;
+const MAX_ARRAY_ITEMS = 1000;
+
+const ALLOWED_FUNCTIONS = new Set([
+  'abs',
+  'sqrt',
+  'cbrt',
+  'nthRoot',
+  'exp',
+  'log',
+  'log10',
+  'log2',
+  'pow',
+  'mod',
+  'round',
+  'floor',
+  'ceil',
+  'fix',
+  'sign',
+  'min',
+  'max',
+  'mean',
+  'median',
+  'sum',
+  'prod',
+  'std',
+  'variance',
+  'gcd',
+  'lcm',
+  'hypot',
+  'factorial',
+  'sin',
+  'cos',
+  'tan',
+  'asin',
+  'acos',
+  'atan',
+  'atan2',
+  'sinh',
+  'cosh',
+  'tanh',
+  'sec',
+  'csc',
+  'cot',
+  'deg',
+  'to',
+  'number',
+  'unit',
+  'percent',
+  're',
+  'im',
+  'conj',
+  'arg',
+]);
+const ALLOWED_NODES = new Set([
+  'ConstantNode',
+  'SymbolNode',
+  'OperatorNode',
+  'ParenthesisNode',
+  'FunctionNode',
+  'ArrayNode',
+]);
+
+function refuse(message: string): never {
+  throw new ToolError('INVALID_INPUT', message);
+}
+
+function check(root: MathNode): void {
+  root.traverse((node, _path, parent) => {
+    if (!ALLOWED_NODES.has(node.type)) {
+      const what =
+        node.type === 'AssignmentNode' || node.type === 'FunctionAssignmentNode'
+          ? 'Defining variables or functions'
+          : node.type === 'RangeNode'
+            ? 'Ranges (a:b)'
+            : `This kind of expression (${node.type})`;
+      refuse(`${what} is not allowed in a calculation.`);
+    }
+    if (node.type === 'FunctionNode') {
+      const name = (node as MathNode & { fn: MathNode & { name?: string } }).fn.name ?? '';
+      if (!ALLOWED_FUNCTIONS.has(name)) refuse(`The function ${name || '(computed)'} is not allowed in a calculation.`);
+    }
+    if (node.type === 'ArrayNode' && (node as MathNode & { items: MathNode[] }).items.length > MAX_ARRAY_ITEMS) {
+      refuse(`A list of more than ${MAX_ARRAY_ITEMS} items is too long.`);
+    }
+    // A symbol used as a function name is checked above; any other symbol is a constant or a unit (pi, km).
+    void parent;
+  });
+}
+
+function finite(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (math.isUnit(value)) return value.value === null || Number.isFinite(value.value as number);
+  if (math.isComplex(value)) return Number.isFinite(value.re) && Number.isFinite(value.im);
+  if (math.isMatrix(value)) return (value.toArray() as unknown[]).flat(Infinity).every(finite);
+  if (Array.isArray(value)) return value.flat(Infinity).every(finite);
+  return typeof value === 'boolean';
+}
+
+export interface Evaluated {
+  readonly value: unknown;
+  readonly text: string;
+}
+
+/** Evaluates a checked expression; every refusal is a ToolError INVALID_INPUT with the reason. */
+export function evaluateSafely(expression: string): Evaluated {
+  if (expression.length > MAX_EXPRESSION) refuse(`The expression is longer than ${MAX_EXPRESSION} characters.`);
+  let tree: MathNode;
+  try {
+    tree = parse(expression);
+  } catch (err) {
+    refuse(`"${expression}" is not an expression I can read: ${(err as Error).message}`);
+  }
+  check(tree);
+  let value: unknown;
+  try {
+    value = evaluate(expression, {});
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    refuse(`"${expression}" cannot be computed: ${(err as Error).message}`);
+  }
+  if (typeof value === 'function') refuse(`"${expression}" names a function; call it with a value.`);
+  if (!finite(value)) refuse(`The result of "${expression}" is too large (or not a number) to compute.`);
+  return { value, text: format(value, { precision: 14 }) };
+}
+
+export { math };
