@@ -1,0 +1,46 @@
+import { intArg, objectSchema, optionalString } from '../files/common.js';
+import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import { listMail, sourceLabel } from './mailbox.js';
+
+export type MailInboxArgs = { limit?: number; query?: string };
+
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 50;
+
+export const mailInbox: ToolDefinition<MailInboxArgs> = {
+  name: 'mail_inbox',
+  description:
+    'List recent emails received, newest first: id, from, subject, date. ' +
+    'Optionally only those whose sender or subject contains query.',
+  parameters: objectSchema(
+    {
+      limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `How many (default ${DEFAULT_LIMIT}).` },
+      query: { type: 'string', maxLength: 200, description: 'Optional: a word of the sender or subject.' },
+    },
+    [],
+  ),
+  risk: 'read',
+  describe(args) {
+    const query = optionalString(args.query);
+    return {
+      title: 'List recent emails',
+      summary: query ? `List recent emails from or about "${query}".` : 'List your recent emails.',
+      details: [
+        { label: 'How many', value: String(intArg(args.limit, DEFAULT_LIMIT, 1, MAX_LIMIT)) },
+        ...(query ? [{ label: 'Matching', value: query }] : []),
+      ],
+    };
+  },
+  async run(args, ctx): Promise<ToolOutcome> {
+    const query = optionalString(args.query);
+    const { messages } = await listMail(ctx, {
+      limit: intArg(args.limit, DEFAULT_LIMIT, 1, MAX_LIMIT),
+      ...(query ? { query } : {}),
+    });
+    return {
+      result: { messages, ...(messages.length === 0 ? { note: 'No matching email.' } : {}) },
+      // Senders and subjects are written by whoever sent the mail.
+      untrustedSource: `email list from ${sourceLabel(ctx)}`,
+    };
+  },
+};

@@ -1,0 +1,163 @@
+/**
+ * mail_send through the real Host (policy, approval queue, sandboxed tool worker, egress guard) against a real SMTP
+ * server on loopback: nothing goes out before approval, exactly the approved message goes out once, and a server
+ * that refuses, or offline mode, leaves a failed call whose message is still in the history.
+ */
+import { mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ProposalResult } from '../../../agent/toolActions.js';
+import { createHost, type HostInternals } from '../../../host/createHost.js';
+import { startSmtpTestServer, type SmtpTestServer } from './smtpTestServer.js';
+
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-mail-host-')));
+let host: HostInternals;
+let smtp: SmtpTestServer;
+
+const message = {
+  to: 'Ana Lima <ana@example.org>',
+  cc: 'bob@example.com',
+  subject: 'Running late',
+  body: "Hi Ana,\nI'm running 10 minutes late.\nSorry!",
+};
+
+beforeAll(async () => {
+  smtp = await startSmtpTestServer({ user: 'me', password: 'secret', refuseDomain: 'blocked.example' });
+  host = await createHost({ dataDir: join(work, 'data'), shell: 'cli', loadModelOnStart: false });
+});
+afterAll(async () => {
+  await host.dispose();
+  await smtp.close();
+});
+afterEach(() => host.egress.setOffline(false));
+
+async function configure(password: string): Promise<void> {
+  await host.invoke('packs.setSettings', {
+    smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'me', from: 'Me <me@example.net>' },
+    smtpPassword: password,
+  });
+}
+
+async function queue(args: Record<string, string>): Promise<string> {
+  const proposed = await host.tools.propose({
+    taskId: null,
+    tool: 'mail_send',
+    args,
+    actor: 'cli',
+    interactive: false,
+  });
+  expect(proposed.status).toBe('queued');
+  return proposed.call!.id;
+}
+
+const errorOf = (result: ProposalResult) => ('error' in result ? result.error : undefined);
+
+const sentFolder = () => {
+  try {
+    return readdirSync(join(host.packs.config().mailDir, 'sent'));
+  } catch {
+    return [];
+  }
+};
+
+describe('mail_send through the Host and a loopback SMTP server', () => {
+  it('waits in the queue, then sends exactly the approved (edited) message once', async () => {
+    await configure('secret');
+    const id = await queue(message);
+    const waiting = (await host.invoke('approvals.list', {})).calls.find((c) => c.id === id)!;
+    expect(waiting.description.details).toEqual([
+      { label: 'To', value: message.to },
+      { label: 'Cc', value: message.cc },
+      { label: 'Subject', value: message.subject },
+      { label: 'Body', value: message.body },
+    ]);
+    expect(smtp.connections()).toBe(0);
+    expect(smtp.received).toHaveLength(0);
+
+    const edited = { ...message, subject: 'Running 10 minutes late' };
+    const approved = await host.invoke('approvals.approve', { ids: [id], args: edited });
+    expect(approved.calls[0]?.error ?? null).toBeNull();
+    expect(approved.calls[0]).toMatchObject({ state: 'done', args: edited });
+
+    expect(smtp.received).toHaveLength(1);
+    const got = smtp.received[0]!;
+    expect(got.from).toBe('me@example.net');
+    expect(got.to).toEqual(['ana@example.org', 'bob@example.com']);
+    const parsed = await simpleParser(got.raw);
+    expect(parsed.subject).toBe('Running 10 minutes late');
+    expect(parsed.text?.trim()).toBe(message.body);
+    expect(parsed.headers.get('x-unsent')).toBeUndefined();
+
+    // The copy in sent/ is the very message the server received.
+    const copies = sentFolder();
+    expect(copies).toHaveLength(1);
+    expect(readFileSync(join(host.packs.config().mailDir, 'sent', copies[0]!)).toString('latin1')).toBe(
+      got.raw.toString('latin1'),
+    );
+    expect(host.egress.list().filter((a) => a.purpose === 'send mail')).toEqual([
+      expect.objectContaining({ url: `smtp://127.0.0.1:${smtp.port}`, allowed: true }),
+    ]);
+
+    // Approving again runs nothing.
+    const again = await host.tools.approve(id, 'user');
+    expect(again.status).toBe('denied');
+    expect(errorOf(again)).toMatch(/already decided/);
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  it('a refused login fails the call with the server reply; the message stays in the history', async () => {
+    await configure('wrong');
+    const before = smtp.received.length;
+    const id = await queue(message);
+    const result = await host.tools.approve(id, 'user');
+    expect(result.status).toBe('failed');
+    expect(errorOf(result)).toMatch(/refused the login; nothing was sent\. The server said: 535/);
+    const call = host.tools.get(id);
+    expect(call.state).toBe('failed');
+    expect(call.args).toEqual(message);
+    expect(smtp.received.length).toBe(before);
+    expect(sentFolder()).toHaveLength(1);
+  });
+
+  it('a refused recipient fails the call with the server reply and sends nothing', async () => {
+    await configure('secret');
+    const before = smtp.received.length;
+    const id = await queue({ ...message, to: 'nobody@blocked.example', cc: '' });
+    const result = await host.tools.approve(id, 'user');
+    expect(result.status).toBe('failed');
+    expect(errorOf(result)).toMatch(/refused the recipients; nothing was sent.*550.*nobody@blocked\.example/);
+    expect(smtp.received.length).toBe(before);
+  });
+
+  it('a server that is not there fails the call clearly', async () => {
+    await host.invoke('packs.setSettings', {
+      smtp: { host: '127.0.0.1', port: 1, secure: false, user: 'me', from: 'me@example.net' },
+    });
+    const result = await host.tools.approve(await queue(message), 'user');
+    expect(result.status).toBe('failed');
+    expect(errorOf(result)).toMatch(/could not be reached or failed; nothing was sent.*ECONNREFUSED/);
+  });
+
+  it('offline: NETWORK_BLOCKED and no connection at all', async () => {
+    await configure('secret');
+    const connections = smtp.connections();
+    host.egress.setOffline(true);
+    const result = await host.tools.approve(await queue(message), 'user');
+    expect(result.status).toBe('failed');
+    expect(errorOf(result)).toMatch(/offline/);
+    expect(smtp.connections()).toBe(connections);
+    expect(host.egress.list().at(-1)).toMatchObject({ purpose: 'send mail', allowed: false });
+  });
+
+  it('edited arguments are validated again by the Host', async () => {
+    await configure('secret');
+    const id = await queue(message);
+    await expect(
+      host.invoke('approvals.approve', { ids: [id], args: { ...message, subject: 42 } }),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('Invalid arguments') });
+    expect(host.tools.get(id).state).toBe('pending');
+    await host.tools.deny(id, 'user');
+  });
+});

@@ -1,0 +1,27 @@
+import { objectSchema, shownArg } from '../files/common.js';
+import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import { readMail } from './mailbox.js';
+import { senderAddress } from './mailMessage.js';
+
+export type MailReadArgs = { id: string };
+
+export const mailRead: ToolDefinition<MailReadArgs> = {
+  name: 'mail_read',
+  description: 'Read one email received: its sender, recipients, subject, date and text. Give the id from mail_inbox.',
+  parameters: objectSchema(
+    { id: { type: 'string', minLength: 1, maxLength: 40, description: 'The email id from mail_inbox.' } },
+    ['id'],
+  ),
+  risk: 'read',
+  describe(args) {
+    return {
+      title: 'Read an email',
+      summary: `Read the email ${shownArg(args.id)}.`,
+      details: [{ label: 'Email id', value: shownArg(args.id) }],
+    };
+  },
+  async run(args, ctx): Promise<ToolOutcome> {
+    const message = await readMail(ctx, args.id);
+    return { result: { ...message }, untrustedSource: `mail from ${senderAddress(message)}` };
+  },
+};
