@@ -1,5 +1,7 @@
 import type { ToolDefinition } from '../toolTypes.js';
 import { FILE_TOOLS } from './files/index.js';
+import { CALENDAR_TOOLS } from './calendar/index.js';
+import { CONTACT_TOOLS } from './contacts/index.js';
 import { NOTE_TOOLS } from './notes/index.js';
 import { REMINDER_TOOLS } from './reminders/index.js';
 import { UTILITY_TOOLS } from './utilities/index.js';
@@ -13,6 +15,8 @@ import { MAIL_TOOLS } from './mail/index.js';
  */
 export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
   ...FILE_TOOLS,
+  ...CALENDAR_TOOLS,
+  ...CONTACT_TOOLS,
   ...NOTE_TOOLS,
   ...REMINDER_TOOLS,
   ...UTILITY_TOOLS,
