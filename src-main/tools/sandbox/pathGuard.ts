@@ -293,13 +293,19 @@ export async function writeFileAtomically(
 ): Promise<void> {
   const dir = path.dirname(filePath);
   const temp = path.join(dir, `.homebody-${randomBytes(8).toString('hex')}.tmp`);
-  // Created private; given the target's mode (or the usual umask'd default) once written.
-  const handle = await open(temp, 'wx', options.mode === undefined ? 0o666 : 0o600);
+  // Created with the target's mode (the umask applies; the content is what the target will show anyway), then
+  // fchmod gives back bits the umask took where it may: Node's permission model (the compiled tool worker)
+  // disables fchmod altogether.
+  const handle = await open(temp, 'wx', options.mode ?? 0o666);
   let renamed = false;
   try {
     try {
       await handle.writeFile(data);
-      if (options.mode !== undefined) await handle.chmod(options.mode);
+      if (options.mode !== undefined) {
+        await handle.chmod(options.mode).catch((err: unknown) => {
+          if (errnoCode(err) !== 'ERR_ACCESS_DENIED') throw err;
+        });
+      }
       await handle.sync();
     } finally {
       await handle.close();
