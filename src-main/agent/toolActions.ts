@@ -104,7 +104,10 @@ export class ToolActions {
     const { taskId, actor } = input;
     const tool = registry.get(input.tool);
     if (!tool) {
-      const error = `There is no tool named "${input.tool}". Available tools: ${registry.names().join(', ')}.`;
+      // A tool held for review (its definition changed) or whose server stopped is refused with the reason.
+      const error =
+        registry.unavailableReason(input.tool) ??
+        `There is no tool named "${input.tool}". Available tools: ${registry.names().join(', ')}.`;
       this.audit(taskId, null, 'rejected', actor, error, { tool: input.tool, args: input.args });
       return { status: 'rejected', call: null, error };
     }

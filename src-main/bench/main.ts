@@ -1,13 +1,15 @@
 import { parseArgs } from 'node:util';
 import { intOption, UsageError, usageErrors } from '../cli/args.js';
 import { DEFAULT_MESSAGES_PER_TASK, DEFAULT_TASKS, runHistoryBench } from './historyBench.js';
-import { runModelBench } from './modelBench.js';
+import { BENCH_PRESETS, runModelBench } from './modelBench.js';
 import { formatTable, toJson, type SectionReport } from './report.js';
 
-const USAGE = `Usage: npm run bench -- [--json] [--only SECTION]... [--tasks N] [--messages-per-task M] [--runs N] [--cold-runs N] [--quant q4_0|q8_0]...
+const USAGE = `Usage: npm run bench -- [--json] [--only SECTION]... [--tasks N] [--messages-per-task M] [--runs N] [--cold-runs N] [--quant q4_0|q8_0]... [--arch qwen35|qwen3]
 
 Sections:
-  model     on generated qwen3-0.6b models (q4_0, the headline, and q8_0; made once in .cache/models): load time,
+  model     on generated models (q4_0, the headline, and q8_0; made once in .cache/models) of --arch: qwen35 (the
+            default: ${BENCH_PRESETS.qwen35}, Qwen3.5-0.8B's hybrid linear/full-attention layers, BotPsy's architecture) or
+            qwen3 (${BENCH_PRESETS.qwen3}). Load time,
             first token with 5 and 40 tools (cold, next task, after a restart with the prefix saved), prompt and
             decode speed through Homebody's engine and through node-llama-cpp directly, peak memory. Medians of
             --runs (default 3) runs after a warm-up; the 40-tool cold run (about 35 s) --cold-runs times (default 2).
@@ -24,13 +26,15 @@ interface BenchArgs {
   readonly runs: number | undefined;
   readonly coldRuns: number | undefined;
   readonly quants: readonly string[] | undefined;
+  readonly arch: string | undefined;
   readonly log: (line: string) => void;
 }
 
 /** Every section, in the order they run; a section is a function that returns its report. */
 const SECTIONS: Record<string, (args: BenchArgs) => Promise<SectionReport>> = {
   // First, so the process's peak memory is the model's own.
-  model: ({ runs, coldRuns, quants, log }) => runModelBench({ runs, coldRuns, log, ...(quants ? { quants } : {}) }),
+  model: ({ runs, coldRuns, quants, arch, log }) =>
+    runModelBench({ runs, coldRuns, log, ...(quants ? { quants } : {}), ...(arch ? { arch } : {}) }),
   history: ({ tasks, messagesPerTask, log }) => runHistoryBench({ tasks, messagesPerTask, log }),
 };
 
@@ -46,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
         runs: { type: 'string' },
         'cold-runs': { type: 'string' },
         quant: { type: 'string', multiple: true },
+        arch: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -68,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
     runs: intOption(values.runs, 'runs', 1, 100),
     coldRuns: intOption(values['cold-runs'], 'cold-runs', 1, 100),
     quants: values.quant,
+    arch: values.arch,
     log: (line) => process.stderr.write(`${line}\n`),
   };
 

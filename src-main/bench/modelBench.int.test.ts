@@ -44,4 +44,24 @@ describe('the model benchmark', () => {
     expect(lines.length).toBeGreaterThan(4);
     expect(formatTable([report])).toContain('ttftWarmMs');
   }, 600_000);
+
+  it('runs on a hybrid qwen35 model too, recording the architecture; an unknown one is a usage error', async () => {
+    await expect(runModelBench({ arch: 'llama' })).rejects.toThrow(/--arch must be qwen35 or qwen3, not llama/);
+    const report = await runModelBench({
+      models: [{ name: 'q8_0', path: inject('tinyQwen35ModelPath') }],
+      arch: 'qwen35',
+      runs: 1,
+      coldRuns: 1,
+      // The other test covers the figures' shape: here one tool count, to keep the test short.
+      toolCounts: [1],
+      contextSize: 4096,
+      decodeTokens: 4,
+    });
+    const json = toJson([report]);
+    expect(json.modelBench).toMatchObject({ arch: 'qwen35', preset: 'qwen3.5-0.8b' });
+    expect(report.title).toContain('qwen3.5-0.8b');
+    for (const key of ['loadMs', 'ttftColdMs', 'ttftWarmMs', 'ttftWarmInMemoryMs', 'peakRssMb']) {
+      expect(finite(json[key]) && (json[key] as number) > 0, key).toBe(true);
+    }
+  }, 600_000);
 });

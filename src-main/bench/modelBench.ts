@@ -6,6 +6,7 @@ import type { EngineTool } from '../llm/engineTypes.js';
 import { LlamaEngine } from '../llm/llamaEngine.js';
 import { runRawReplies, type ReplyTiming } from '../llm/rawBenchmark.js';
 import { UsageError } from '../cli/args.js';
+import type { ModelPreset } from '../llm/synthetic/makeModel.js';
 import { ensureTestModel } from '../testing/testModels.js';
 import { benchTools } from './benchTools.js';
 import type { SectionReport } from './report.js';
@@ -17,10 +18,23 @@ export interface BenchModel {
   readonly path: string;
 }
 
+/**
+ * The generated model each architecture is measured on: qwen35 is Qwen3.5-0.8B's hybrid layout (linear-attention
+ * and full-attention layers), the architecture of BotPsy, Homebody's default model; qwen3 is Qwen3-0.6B's.
+ */
+export const BENCH_PRESETS = { qwen35: 'qwen3.5-0.8b', qwen3: 'qwen3-0.6b' } as const satisfies Record<
+  string,
+  ModelPreset
+>;
+export type BenchArch = keyof typeof BENCH_PRESETS;
+export const DEFAULT_BENCH_ARCH: BenchArch = 'qwen35';
+
 export interface ModelBenchOptions {
-  /** The models to measure; the first is the headline. Default: generated qwen3-0.6b files in q4_0 and q8_0. */
+  /** The models to measure; the first is the headline. Default: generated files of `arch`'s preset in `quants`. */
   readonly models?: readonly BenchModel[];
-  /** Quantizations of the generated qwen3-0.6b to measure when `models` is not given; default q4_0 and q8_0. */
+  /** The architecture of the generated models (see BENCH_PRESETS); default qwen35. */
+  readonly arch?: string;
+  /** Quantizations of the generated model to measure when `models` is not given; default q4_0 and q8_0. */
   readonly quants?: readonly string[];
   /** Timed runs of the quick figures (load, warm first tokens, 5-tool cold first token, speeds), after a warm-up. */
   readonly runs?: number;
@@ -151,7 +165,7 @@ const decodeSpeed = (t: ReplyTiming) => perSecond(t.completionTokens - 1, t.deco
 async function measureModel(
   model: BenchModel,
   base: EngineConfig,
-  options: Required<Omit<ModelBenchOptions, 'models' | 'log' | 'quants'>> & { coldRunsHere: number },
+  options: Required<Omit<ModelBenchOptions, 'models' | 'log' | 'quants' | 'arch'>> & { coldRunsHere: number },
   log: (line: string) => void,
 ): Promise<QuantFigures> {
   const { runs, toolCounts, decodeTokens, coldRunsHere } = options;
@@ -271,9 +285,14 @@ export async function runModelBench(options: ModelBenchOptions = {}): Promise<Se
   for (const quant of quants) {
     if (quant !== 'q4_0' && quant !== 'q8_0') throw new UsageError(`--quant must be q4_0 or q8_0, not ${quant}`);
   }
+  const arch = options.arch ?? DEFAULT_BENCH_ARCH;
+  if (!Object.hasOwn(BENCH_PRESETS, arch)) {
+    throw new UsageError(`--arch must be ${Object.keys(BENCH_PRESETS).join(' or ')}, not ${arch}`);
+  }
+  const preset = BENCH_PRESETS[arch as BenchArch];
   const models =
     options.models ??
-    quants.map((quant) => ({ name: quant, path: ensureTestModel('qwen3-0.6b', quant as 'q4_0' | 'q8_0', 1) }));
+    quants.map((quant) => ({ name: quant, path: ensureTestModel(preset, quant as 'q4_0' | 'q8_0', 1) }));
   const settings = {
     runs: options.runs ?? 3,
     coldRuns: options.coldRuns ?? 2,
@@ -316,7 +335,7 @@ export async function runModelBench(options: ModelBenchOptions = {}): Promise<Se
     ];
   };
   return {
-    title: `Model runtime (generated qwen3-0.6b, ${base.threads} threads, context ${settings.contextSize})`,
+    title: `Model runtime (generated ${preset}, ${base.threads} threads, context ${settings.contextSize})`,
     figures: {
       modelFileMb: head.fileMb,
       loadMs: head.loadMs,
@@ -333,6 +352,8 @@ export async function runModelBench(options: ModelBenchOptions = {}): Promise<Se
       byQuant,
       modelBench: {
         headline: models[0]!.name,
+        arch,
+        preset,
         threads: base.threads,
         contextSize: settings.contextSize,
         runs: settings.runs,

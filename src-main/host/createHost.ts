@@ -42,6 +42,7 @@ import { ModelSettingsService } from './modelSettingsService.js';
 import type { Host, HostOptions } from './hostTypes.js';
 import { noDevice, type DeviceBridge } from './deviceBridge.js';
 import { PackSettingsService } from './packSettingsService.js';
+import { createMcpService, type McpService } from './mcpService.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
@@ -63,6 +64,8 @@ export interface HostInternals extends Host {
   /** Every connection Homebody itself opens goes through it (model downloads). */
   readonly egress: EgressGuard;
   readonly packs: PackSettingsService;
+  /** MCP servers as tool sources. */
+  readonly mcp: McpService;
   /** What the user must be told about this start (a damaged database moved aside). */
   readonly notices: readonly AppError[];
   policy(): Policy;
@@ -191,10 +194,11 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       return device.handle(request.request);
     },
   });
+  const mcp = createMcpService({ store, registry, egress, emit });
   const tools = new ToolActions({
     store,
     registry,
-    executor,
+    executor: mcp.runner(executor),
     policy: () => policy,
     packs: () => packs.config(),
     savePolicy,
@@ -287,6 +291,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'policy.get': async () => policy,
     'packs.settings': async () => packs.view(),
     'packs.setSettings': async (patch) => packs.set(patch),
+    ...mcp.handlers,
     'policy.set': async ({ policy: raw }) => setPolicy(raw),
     'policy.setMode': async ({ tool, mode }) => {
       const risk = riskOf(tool);
@@ -398,6 +403,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     models,
     egress,
     packs,
+    mcp,
     doctor,
     modelSettings,
     notices,
@@ -415,6 +421,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       clearInterval(retentionTimer);
       await models.dispose();
       await chat.stopAll();
+      await mcp.dispose();
       await executor.dispose();
       await engine.dispose();
       store.close();
@@ -428,6 +435,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   void applyRetention();
   const retentionTimer = setInterval(() => void applyRetention(), RETENTION_INTERVAL_MS);
   retentionTimer.unref();
+  mcp.start();
 
   if (options.loadModelOnStart ?? true) {
     const last = store.settings.get(LAST_MODEL_KEY);

@@ -4,6 +4,7 @@ import { DamagedDatabaseError, openDatabase, type Db, type OpenDatabaseOptions }
 import { moveDamagedAside } from './moveAside.js';
 import { createHistoryRepo, type HistoryRepo } from './repos/historyRepo.js';
 import { createAuditRepo, type AuditRepo } from './repos/auditRepo.js';
+import { createMcpRepo, type McpRepo } from './repos/mcpRepo.js';
 import { createMessagesRepo, type MessagesRepo } from './repos/messagesRepo.js';
 import { createModelsRepo, type ModelsRepo } from './repos/modelsRepo.js';
 import { createSettingsRepo, type SettingsRepo } from './repos/settingsRepo.js';
@@ -24,6 +25,8 @@ export interface Store {
   readonly history: HistoryRepo;
   /** Model files on disk and downloads. */
   readonly models: ModelsRepo;
+  /** MCP servers, their trusted tool definitions and risk overrides. */
+  readonly mcp: McpRepo;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
   /**
@@ -55,6 +58,7 @@ export function openStore(dataDir: string | ':memory:', options: OpenDatabaseOpt
     taskSafety: createTaskSafetyRepo(db),
     history: createHistoryRepo(db),
     models: createModelsRepo(db),
+    mcp: createMcpRepo(db),
     transaction: (fn) => db.transaction(fn)(),
     checkpoint: () => {
       db.pragma('wal_checkpoint(TRUNCATE)');

@@ -32,4 +32,21 @@ describe('ToolRegistry', () => {
     expect(() => new ToolRegistry([tool('a'), tool('a')])).toThrow(/two tools are named a/);
     expect(() => new ToolRegistry([tool('move'), tool('move_to_trash')])).toThrow(/begin alike/);
   });
+
+  it('takes tools that come and go by source, refusing a name that clashes with another source', () => {
+    const registry = new ToolRegistry([tool('move')]);
+    registry.setSource('mcp:a', [tool('mcp_a_echo')], new Map([['mcp_a_held', 'mcp_a_held changed']]));
+    expect(registry.names()).toEqual(['move', 'mcp_a_echo']);
+    expect(registry.unavailableReason('mcp_a_held')).toBe('mcp_a_held changed');
+    expect(registry.unavailableReason('move')).toBeUndefined();
+    expect(() => registry.setSource('mcp:b', [tool('mcp_a_echo_twice')])).toThrow(
+      /mcp_a_echo and mcp_a_echo_twice begin alike/,
+    );
+    expect(registry.clashElsewhere('mov', 'mcp:b')).toBe('move');
+    // A refused source changes nothing; an emptied one is gone.
+    expect(registry.names()).toEqual(['move', 'mcp_a_echo']);
+    registry.setSource('mcp:a', []);
+    expect(registry.names()).toEqual(['move']);
+    expect(registry.unavailableReason('mcp_a_held')).toBeUndefined();
+  });
 });

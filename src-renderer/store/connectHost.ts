@@ -26,6 +26,7 @@ export function connectHost(
         case 'tasks.deleted':
         case 'download.progress':
         case 'models.changed':
+        case 'mcp.changed':
           buffer.flush();
           store.getState().applyEvent(event);
           return;

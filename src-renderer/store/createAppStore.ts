@@ -5,6 +5,7 @@ import { createAuditSlice } from './auditSlice.js';
 import { createChatSlice } from './chatSlice.js';
 import { createDoctorSlice } from './doctorSlice.js';
 import { createHistorySlice } from './historySlice.js';
+import { createMcpSlice } from './mcpSlice.js';
 import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
 import { createModelSlice } from './modelSlice.js';
 import { createModelsSlice } from './modelsSlice.js';
@@ -30,6 +31,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createSearchSlice(deps)(set, get, store),
     ...createDoctorSlice(deps)(set, get, store),
     ...createModelsSlice(deps)(set, get, store),
+    ...createMcpSlice(deps)(set, get, store),
 
     async init() {
       const { api } = deps;

@@ -157,6 +157,8 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
     }
     case 'models.changed':
       return { modelsListing: event.listing, modelsError: null };
+    case 'mcp.changed':
+      return { mcpServers: event.servers };
     default:
       return event satisfies never;
   }

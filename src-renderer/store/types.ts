@@ -26,6 +26,7 @@ import type {
 import type { ConnectionState } from '../bridge/hostClient.js';
 import type { DoctorActions, DoctorData } from './doctorSlice.js';
 import type { HistoryFilterInput } from './historyView.js';
+import type { McpActions, McpData } from './mcpSlice.js';
 
 export type MessageDelta = Omit<HostEventOf<'message.delta'>, 'type'>;
 
@@ -305,7 +306,8 @@ export type AppData = ModelData &
   HistoryData &
   SearchData &
   ModelsData &
-  DoctorData;
+  DoctorData &
+  McpData;
 export type AppState = AppData &
   HistoryActions &
   SearchActions &
@@ -319,6 +321,7 @@ export type AppState = AppData &
   AuditActions &
   ModelsActions &
   RootActions &
-  DoctorActions;
+  DoctorActions &
+  McpActions;
 
 export const OPEN_TASK_KEY = 'homebody.openTaskId';

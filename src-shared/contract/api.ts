@@ -4,6 +4,7 @@ import { doctorApiSchemas } from './doctor.js';
 import { AppErrorSchema } from './errors.js';
 import { historyApiSchemas } from './history.js';
 import { packsApiSchemas } from './packs.js';
+import { mcpApiSchemas } from './mcp.js';
 import { CatalogEntrySchema, ModelStateSchema } from './model.js';
 import { modelsApiSchemas } from './models.js';
 import {
@@ -102,6 +103,7 @@ export const apiSchemas = {
   },
   ...historyApiSchemas,
   ...packsApiSchemas,
+  ...mcpApiSchemas,
   ...modelsApiSchemas,
   ...doctorApiSchemas,
 } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageSchema, TaskSummarySchema } from './chat.js';
+import { McpServerViewSchema } from './mcp.js';
 import { ModelStateSchema } from './model.js';
 import { DownloadProgressEventSchema, ModelsChangedEventSchema } from './models.js';
 import { ToolCallSchema } from './tools.js';
@@ -30,6 +31,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   DownloadProgressEventSchema,
   /** The models listing changed; carries it whole. */
   ModelsChangedEventSchema,
+  /** An MCP server started, stopped, failed, or its tools changed; carries the whole list. */
+  z.object({ type: z.literal('mcp.changed'), servers: z.array(McpServerViewSchema) }),
 ]);
 export type HostEvent = z.infer<typeof HostEventSchema>;
 export type HostEventType = HostEvent['type'];

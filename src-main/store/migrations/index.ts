@@ -3,9 +3,17 @@ import { migration002 } from './002_tools.js';
 import { migration003 } from './003_search.js';
 import { migration004 } from './004_models.js';
 import { migration005 } from './005_context_note.js';
+import { migration006 } from './006_mcp.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A new schema change is a new file appended here, never an edit of an old one. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];
+export const MIGRATIONS: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+  migration005,
+  migration006,
+];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

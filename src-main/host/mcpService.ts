@@ -1,0 +1,85 @@
+import type { z } from 'zod';
+import type { ApiResponse, HostEvent, mcpApiSchemas } from '../../src-shared/contract/index.js';
+import type { EgressGuard } from '../net/egressGuard.js';
+import type { Store } from '../store/store.js';
+import { McpManager } from '../tools/mcp/mcpManager.js';
+import { routeToolRunner } from '../tools/mcp/mcpToolRouter.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
+
+type McpMethod = keyof typeof mcpApiSchemas;
+type McpHandlers = {
+  [M in McpMethod]: (request: z.output<(typeof mcpApiSchemas)[M]['request']>) => Promise<ApiResponse<M>>;
+};
+
+export interface McpServiceDeps {
+  readonly store: Store;
+  readonly registry: ToolRegistry;
+  readonly egress: EgressGuard;
+  readonly emit: (event: HostEvent) => void;
+  readonly callTimeoutMs?: number;
+  readonly startTimeoutMs?: number;
+}
+
+/**
+ * MCP servers behind the contract: the manager (with its state in the store), the runner that sends MCP calls to
+ * it and everything else to the sandboxed worker, and the handlers of the mcp.* methods. A server's environment
+ * and headers stay here; the views carry their names only, and nothing here logs them.
+ */
+export function createMcpService(deps: McpServiceDeps) {
+  const manager = new McpManager({
+    store: deps.store.mcp,
+    registry: deps.registry,
+    // The guard sees each HTTP server before the connection and at every request; offline refuses them all.
+    egress: (url, purpose) => {
+      deps.egress.check(url, purpose);
+    },
+    onChange: (servers) => deps.emit({ type: 'mcp.changed', servers }),
+    ...(deps.callTimeoutMs ? { callTimeoutMs: deps.callTimeoutMs } : {}),
+    ...(deps.startTimeoutMs ? { startTimeoutMs: deps.startTimeoutMs } : {}),
+  });
+  const servers = () => ({ servers: manager.list() });
+  const handlers: McpHandlers = {
+    'mcp.list': async () => servers(),
+    'mcp.add': async ({ server }) => {
+      manager.add([server]);
+      return servers();
+    },
+    'mcp.import': async ({ text }) => {
+      const added = manager.import(text);
+      return { added, ...servers() };
+    },
+    'mcp.remove': async ({ name }) => {
+      await manager.remove(name);
+      return servers();
+    },
+    'mcp.setEnabled': async ({ name, enabled }) => {
+      await manager.setEnabled(name, enabled);
+      return servers();
+    },
+    'mcp.restart': async ({ name }) => {
+      await manager.restart(name);
+      return servers();
+    },
+    'mcp.review': async ({ server, tool }) => {
+      manager.review(server, tool);
+      return servers();
+    },
+    'mcp.setRisk': async ({ server, tool, risk }) => {
+      manager.setRisk(server, tool, risk);
+      return servers();
+    },
+  };
+  return {
+    manager,
+    handlers,
+    /** The broker's runner: MCP tools to their servers, the rest to the worker. */
+    runner: (worker: ToolRunner) => routeToolRunner(worker, manager),
+    /** Starts the servers the user enabled, in the background: a failing one is shown failed, nothing else. */
+    start: () => {
+      void manager.startEnabled();
+    },
+    dispose: () => manager.dispose(),
+  };
+}
+export type McpService = ReturnType<typeof createMcpService>;

@@ -1,0 +1,86 @@
+/**
+ * Tests only: real MCP servers over stdio, written with the SDK into a temporary folder, that misbehave on purpose
+ * (a tool whose description comes from a file, a server that dies during a call, one that never answers), and the
+ * entry points of the published servers installed as devDependencies.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { McpServerConfig } from '../../../src-shared/contract/index.js';
+
+const modules = fileURLToPath(new URL('../../../node_modules/', import.meta.url));
+const sdk = (path: string) => pathToFileURL(join(modules, '@modelcontextprotocol/sdk/dist/esm', path)).href;
+
+/** @modelcontextprotocol/server-everything's bin, run with `stdio`. */
+export const EVERYTHING_ENTRY = join(modules, '@modelcontextprotocol/server-everything/dist/index.js');
+/** @modelcontextprotocol/server-filesystem's bin; its arguments are the folders it may touch. */
+export const FILESYSTEM_ENTRY = join(modules, '@modelcontextprotocol/server-filesystem/dist/index.js');
+
+export function stdioConfig(name: string, script: string, args: string[] = [], env: Record<string, string> = {}) {
+  return {
+    name,
+    transport: { kind: 'stdio', command: process.execPath, args: [script, ...args], env },
+  } satisfies McpServerConfig;
+}
+
+/**
+ * A server with one tool, `greet` (read-only), whose description is read from `descriptionFile` at each listing,
+ * and whose answer is `Hello, <name>`. `mode` in the environment makes it misbehave: `crash-on-call` exits during
+ * a call (after a line on stderr), `hang-on-call` never answers a call.
+ */
+export function writeScriptedServer(dir: string): string {
+  const path = join(dir, 'scripted-server.mjs');
+  writeFileSync(
+    path,
+    `
+import { readFileSync } from 'node:fs';
+import { Server } from ${JSON.stringify(sdk('server/index.js'))};
+import { StdioServerTransport } from ${JSON.stringify(sdk('server/stdio.js'))};
+import { CallToolRequestSchema, ListToolsRequestSchema } from ${JSON.stringify(sdk('types.js'))};
+const mode = process.env.MODE ?? 'normal';
+const server = new Server({ name: 'scripted', version: '1.0.0' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [
+    {
+      name: 'greet',
+      description: readFileSync(process.env.DESCRIPTION_FILE, 'utf8'),
+      inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      annotations: { readOnlyHint: true },
+    },
+    {
+      name: 'shred',
+      description: 'Shreds a document for good.',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      annotations: { destructiveHint: true },
+    },
+    {
+      name: 'sprawl',
+      description: 'Takes four hundred options.',
+      inputSchema: {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 400 }, (_, i) => ['option' + i, { type: 'string', description: 'Option number ' + i }])),
+      },
+    },
+  ],
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (mode === 'crash-on-call') {
+    process.stderr.write('scripted server: out of cheese\\n');
+    process.exit(3);
+  }
+  if (mode === 'hang-on-call') return new Promise(() => {});
+  if (request.params.name === 'shred') return { content: [{ type: 'text', text: 'shredded ' + request.params.arguments.id }] };
+  return { content: [{ type: 'text', text: 'Hello, ' + request.params.arguments.name }] };
+});
+await server.connect(new StdioServerTransport());
+`,
+  );
+  return path;
+}
+
+/** A process that reads its input and never answers anything (not even the handshake). */
+export function writeSilentServer(dir: string): string {
+  const path = join(dir, 'silent-server.mjs');
+  writeFileSync(path, `process.stdin.resume();\nsetInterval(() => {}, 1 << 30);\n`);
+  return path;
+}

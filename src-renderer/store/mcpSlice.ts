@@ -1,0 +1,64 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { AppError, McpServerConfig, McpServerView, Risk } from '../../src-shared/contract/index.js';
+import { toAppError } from '../bridge/apiError.js';
+import type { ActionResult, AppState, StoreDeps } from './types.js';
+
+export interface McpData {
+  /** The MCP servers; null until loaded. Kept current by `mcp.changed` events. */
+  mcpServers: McpServerView[] | null;
+  mcpError: AppError | null;
+  /** Names of servers with an action in flight (enable, restart, remove). */
+  mcpBusy: string[];
+}
+export interface McpActions {
+  loadMcp(): Promise<void>;
+  addMcpServer(server: McpServerConfig): Promise<ActionResult>;
+  /** Adds every server of an mcp.json text; answers null when all were added. */
+  importMcpJson(text: string): Promise<ActionResult>;
+  removeMcpServer(name: string): Promise<ActionResult>;
+  setMcpEnabled(name: string, enabled: boolean): Promise<ActionResult>;
+  restartMcpServer(name: string): Promise<ActionResult>;
+  reviewMcpTool(server: string, tool: string): Promise<ActionResult>;
+  setMcpRisk(server: string, tool: string, risk: Risk | null): Promise<ActionResult>;
+  showMcpError(error: AppError | null): void;
+}
+
+export const initialMcpData: McpData = { mcpServers: null, mcpError: null, mcpBusy: [] };
+
+/** Settings › MCP servers: each action answers with the whole list; status changes arrive as events. */
+export const createMcpSlice =
+  (deps: StoreDeps): StateCreator<AppState, [], [], McpData & McpActions> =>
+  (set, get) => {
+    const change = async (
+      busyName: string | null,
+      call: () => Promise<{ servers: McpServerView[] }>,
+    ): Promise<ActionResult> => {
+      if (busyName) set({ mcpBusy: [...get().mcpBusy, busyName] });
+      set({ mcpError: null });
+      try {
+        const { servers } = await call();
+        set({ mcpServers: servers });
+        return null;
+      } catch (error) {
+        const appError = toAppError(error);
+        set({ mcpError: appError });
+        return appError;
+      } finally {
+        if (busyName) set({ mcpBusy: get().mcpBusy.filter((n) => n !== busyName) });
+      }
+    };
+    return {
+      ...initialMcpData,
+      async loadMcp() {
+        await change(null, () => deps.api['mcp.list']({}));
+      },
+      addMcpServer: (server) => change(null, () => deps.api['mcp.add']({ server })),
+      importMcpJson: (text) => change(null, () => deps.api['mcp.import']({ text })),
+      removeMcpServer: (name) => change(name, () => deps.api['mcp.remove']({ name })),
+      setMcpEnabled: (name, enabled) => change(name, () => deps.api['mcp.setEnabled']({ name, enabled })),
+      restartMcpServer: (name) => change(name, () => deps.api['mcp.restart']({ name })),
+      reviewMcpTool: (server, tool) => change(server, () => deps.api['mcp.review']({ server, tool })),
+      setMcpRisk: (server, tool, risk) => change(server, () => deps.api['mcp.setRisk']({ server, tool, risk })),
+      showMcpError: (error) => set({ mcpError: error }),
+    };
+  };

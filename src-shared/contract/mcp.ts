@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { RiskSchema } from './tools.js';
+
+/**
+ * MCP servers as tool sources. A server is started only once the user enables it; its tools then appear with a
+ * risk taken from their annotations (or the user's override). A tool whose definition changed since the user
+ * trusted it is held (not offered, calls refused) until the user reviews the change here.
+ *
+ * Values of environment variables and HTTP headers may be secrets: they go to the Host and never come back; a view
+ * shows their names only.
+ */
+
+/** Letters, digits, `-`, `_` and `.`, as mcp.json files name servers; it becomes part of each tool's name. */
+export const McpServerNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'a server needs a name')
+  .max(40, 'a server name has at most 40 characters')
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a server name uses letters, digits, "-", "_" and "." only');
+
+const Values = z.record(z.string().min(1).max(200), z.string().max(8192));
+
+export const McpStdioTransportSchema = z.object({
+  kind: z.literal('stdio'),
+  command: z.string().trim().min(1, 'a stdio server needs a command').max(4096),
+  args: z.array(z.string().max(4096)).max(100).default([]),
+  env: Values.default({}),
+});
+
+export const McpHttpTransportSchema = z.object({
+  kind: z.literal('http'),
+  url: z.url({ protocol: /^https?$/, error: 'the URL must start with http:// or https://' }).max(2048),
+  headers: Values.default({}),
+});
+
+export const McpTransportSchema = z.discriminatedUnion('kind', [McpStdioTransportSchema, McpHttpTransportSchema]);
+export type McpTransport = z.infer<typeof McpTransportSchema>;
+
+export const McpServerConfigSchema = z.object({ name: McpServerNameSchema, transport: McpTransportSchema });
+export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
+
+/** A transport as shown: secret values left out, their names kept. */
+export const McpTransportViewSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('stdio'), command: z.string(), args: z.array(z.string()), envKeys: z.array(z.string()) }),
+  z.object({ kind: z.literal('http'), url: z.string(), headerKeys: z.array(z.string()) }),
+]);
+export type McpTransportView = z.infer<typeof McpTransportViewSchema>;
+
+/** What the user trusts of a tool: a change to any of it holds the tool until reviewed. */
+export const McpToolDefinitionSchema = z.object({
+  description: z.string(),
+  inputSchema: z.unknown(),
+  annotations: z.unknown(),
+});
+export type McpToolDefinition = z.infer<typeof McpToolDefinitionSchema>;
+
+export const McpToolViewSchema = z.object({
+  /** The name Homebody offers it under: mcp_<server>_<tool>. */
+  name: z.string(),
+  /** The server's own name for it. */
+  tool: z.string(),
+  description: z.string(),
+  /** The risk it runs with: the override if set, else the one its annotations give. */
+  risk: RiskSchema,
+  annotationRisk: RiskSchema,
+  override: RiskSchema.nullable(),
+  /** Set when the tool changed (or appeared) after the user trusted the server: not offered until reviewed. */
+  held: z
+    .object({
+      /** The definition the user trusted; null for a tool that is new since. */
+      trusted: McpToolDefinitionSchema.nullable(),
+      current: McpToolDefinitionSchema,
+    })
+    .nullable(),
+});
+export type McpToolView = z.infer<typeof McpToolViewSchema>;
+
+export const McpServerStatusSchema = z.enum(['stopped', 'starting', 'running', 'failed']);
+export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
+
+export const McpServerViewSchema = z.object({
+  name: z.string(),
+  transport: McpTransportViewSchema,
+  enabled: z.boolean(),
+  status: McpServerStatusSchema,
+  /** Why it failed (or why its last call did), in a sentence. */
+  error: z.string().nullable(),
+  /** Its tools as last listed (kept while it is stopped). */
+  tools: z.array(McpToolViewSchema),
+  /** Tools that cannot be offered, with the reason (a schema the model cannot be given, a name that clashes). */
+  skipped: z.array(z.object({ tool: z.string(), reason: z.string() })),
+});
+export type McpServerView = z.infer<typeof McpServerViewSchema>;
+
+const Servers = z.object({ servers: z.array(McpServerViewSchema) });
+const Name = z.object({ name: McpServerNameSchema }).strict();
+const ToolRef = { server: McpServerNameSchema, tool: z.string().min(1).max(200) };
+
+export const mcpApiSchemas = {
+  'mcp.list': { request: z.object({}).strict(), response: Servers },
+  /** Adds a server, disabled: nothing runs until the user enables it. */
+  'mcp.add': { request: z.object({ server: McpServerConfigSchema }).strict(), response: Servers },
+  /** Adds every server of a Claude Desktop / Cursor style mcp.json, disabled; all or none. */
+  'mcp.import': {
+    request: z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
+    response: Servers.extend({ added: z.array(z.string()) }),
+  },
+  'mcp.remove': { request: Name, response: Servers },
+  /** Enabling starts the server and answers once it runs or failed; disabling stops it. */
+  'mcp.setEnabled': { request: Name.extend({ enabled: z.boolean() }).strict(), response: Servers },
+  'mcp.restart': { request: Name, response: Servers },
+  /** Trusts a held tool's current definition, so it is offered again. */
+  'mcp.review': { request: z.object(ToolRef).strict(), response: Servers },
+  /** Overrides the risk a tool's annotations give; null goes back to the annotations. */
+  'mcp.setRisk': { request: z.object({ ...ToolRef, risk: RiskSchema.nullable() }).strict(), response: Servers },
+} as const;
