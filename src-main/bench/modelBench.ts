@@ -120,8 +120,10 @@ async function timedReply(
 ): Promise<ReplyTiming & { promptTokens: number }> {
   const started = performance.now();
   let firstChunkAt: number | undefined;
+  let lastChunkAt: number | undefined;
   const onChunk = () => {
-    firstChunkAt ??= performance.now();
+    lastChunkAt = performance.now();
+    firstChunkAt ??= lastChunkAt;
   };
   const result = await engine.generate({
     history: [],
@@ -139,7 +141,7 @@ async function timedReply(
     completionTokens: result.stats.completionTokens,
     promptTokens: result.stats.promptTokens,
     firstChunkMs: (firstChunkAt ?? ended) - started,
-    decodeMs: ended - (firstChunkAt ?? ended),
+    decodeMs: (lastChunkAt ?? ended) - (firstChunkAt ?? ended),
   };
 }
 

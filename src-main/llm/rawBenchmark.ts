@@ -8,7 +8,10 @@ export interface ReplyTiming {
   readonly completionTokens: number;
   /** From the request to the first streamed chunk (or to the end, when nothing was streamed). */
   readonly firstChunkMs: number;
-  /** From the first streamed chunk to the end of the reply. */
+  /**
+   * From the first streamed chunk to the last: the time the tokens after the first took to arrive. What happens
+   * after the last token (bookkeeping, disposing the session) is not decoding, on either side.
+   */
   readonly decodeMs: number;
 }
 
@@ -51,11 +54,13 @@ export async function runRawReplies(
       const before = sequence.tokenMeter.getState();
       const started = performance.now();
       let firstChunkAt: number | undefined;
+      let lastChunkAt: number | undefined;
       await session.promptWithMeta(request.prompt, {
         maxTokens: request.maxTokens,
         temperature: 0,
         onResponseChunk: () => {
-          firstChunkAt ??= performance.now();
+          lastChunkAt = performance.now();
+          firstChunkAt ??= lastChunkAt;
         },
       });
       const ended = performance.now();
@@ -64,7 +69,7 @@ export async function runRawReplies(
         evaluatedPromptTokens: used.usedInputTokens,
         completionTokens: used.usedOutputTokens,
         firstChunkMs: (firstChunkAt ?? ended) - started,
-        decodeMs: ended - (firstChunkAt ?? ended),
+        decodeMs: (lastChunkAt ?? ended) - (firstChunkAt ?? ended),
       });
       session.dispose({ disposeSequence: false });
     }
