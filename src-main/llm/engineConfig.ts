@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { parseKvCacheType, type KvCacheType } from './memoryPlan.js';
 
 export type GpuChoice = 'auto' | 'cuda' | 'vulkan' | 'metal' | false;
 
@@ -8,6 +9,8 @@ export interface EngineConfig {
   readonly contextSize: number;
   readonly gpu: GpuChoice;
   readonly systemPrompt: string;
+  /** The KV cache's number type (see memoryPlan.ts); HOMEBODY_KV_CACHE overrides it. */
+  readonly kvCache: KvCacheType;
   /**
    * Where the evaluated system prompt + tool definitions are saved (context sequence state files), so a restart
    * does not evaluate them again. Without it they are kept in memory only.
@@ -20,7 +23,10 @@ export interface EngineConfig {
 export const DEFAULT_SYSTEM_PROMPT =
   "You are Homebody, a helpful assistant that runs privately on the user's own computer. Answer clearly and briefly.";
 
-/** The machine's defaults, adjustable through HOMEBODY_THREADS, HOMEBODY_CONTEXT_SIZE and HOMEBODY_GPU. */
+/**
+ * The machine's defaults, adjustable through HOMEBODY_THREADS, HOMEBODY_CONTEXT_SIZE, HOMEBODY_GPU and
+ * HOMEBODY_KV_CACHE.
+ */
 export function defaultEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineConfig {
   const threads = Number.parseInt(env.HOMEBODY_THREADS ?? '', 10);
   const contextSize = Number.parseInt(env.HOMEBODY_CONTEXT_SIZE ?? '', 10);
@@ -29,6 +35,7 @@ export function defaultEngineConfig(env: NodeJS.ProcessEnv = process.env): Engin
     contextSize: contextSize > 0 ? contextSize : 4096,
     gpu: parseGpu(env.HOMEBODY_GPU),
     systemPrompt: DEFAULT_SYSTEM_PROMPT,
+    kvCache: parseKvCacheType(env.HOMEBODY_KV_CACHE) ?? 'q8_0',
   };
 }
 

@@ -18,6 +18,7 @@ import type { ChatEngine, GenerateOptions, GenerateResult, GenerateStopReason, S
 import { clipToolResult, contextOverflowDuringReply, planContext, toolResultLimit } from './contextFit.js';
 import { inspectGguf } from './gguf/ggufInspect.js';
 import { ensurePrefix, modelFileIdentity, PrefixStateCache, sharedPrefixTokens } from './prefixCache.js';
+import { contextMemoryOptions, modelMemoryOptions } from './memoryPlan.js';
 import { SerialQueue } from './serialQueue.js';
 import { SYNTHETIC_MODEL_KEY } from './synthetic/makeModel.js';
 
@@ -198,8 +199,13 @@ export class LlamaEngine implements ChatEngine {
         const threads = tuning?.threads ?? this.config.threads;
         if (llama.maxThreads !== threads) llama.maxThreads = threads;
         let reported = 0;
+        const memory = {
+          cpuOnly: llama.gpu === false || tuning?.gpuLayers === 0,
+          kvCache: this.config.kvCache,
+        };
         const model = await llama.loadModel({
           modelPath: path,
+          ...modelMemoryOptions(memory),
           ...(tuning && llama.gpu !== false ? { gpuLayers: tuning.gpuLayers } : {}),
           onLoadProgress: (progress) => {
             // Progress arrives per tensor; a percent step is enough for a progress bar.
@@ -215,6 +221,7 @@ export class LlamaEngine implements ChatEngine {
             contextSize: Math.min(tuning?.contextSize ?? this.config.contextSize, model.trainContextSize),
             threads,
             sequences: 1,
+            ...contextMemoryOptions(memory, model.flashAttentionSupported),
           });
         } catch (error) {
           await model.dispose();

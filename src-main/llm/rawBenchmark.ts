@@ -1,5 +1,6 @@
 import { getLlama, LlamaChatSession, LlamaLogLevel } from 'node-llama-cpp';
 import type { EngineConfig } from './engineConfig.js';
+import { contextMemoryOptions, modelMemoryOptions } from './memoryPlan.js';
 
 /** One reply's timings, measured the same way for Homebody's engine and for node-llama-cpp used directly. */
 export interface ReplyTiming {
@@ -22,11 +23,11 @@ export interface RawReplyRequest {
 
 /**
  * node-llama-cpp used directly, as its documentation shows it, with the settings Homebody's engine uses (threads,
- * context size, the default batch size, the chat wrapper node-llama-cpp picks for the model, one sequence kept
+ * context size, the same memory layout (memoryPlan.ts), the default batch size, the chat wrapper node-llama-cpp picks for the model, one sequence kept
  * across replies): the baseline the benchmark compares the engine with.
  */
 export async function runRawReplies(
-  config: Pick<EngineConfig, 'threads' | 'contextSize' | 'gpu' | 'systemPrompt'>,
+  config: Pick<EngineConfig, 'threads' | 'contextSize' | 'gpu' | 'systemPrompt' | 'kvCache'>,
   modelPath: string,
   requests: readonly RawReplyRequest[],
 ): Promise<ReplyTiming[]> {
@@ -36,13 +37,15 @@ export async function runRawReplies(
     build: 'never',
     logLevel: LlamaLogLevel.error,
   });
-  const model = await llama.loadModel({ modelPath });
+  const memory = { cpuOnly: llama.gpu === false, kvCache: config.kvCache };
+  const model = await llama.loadModel({ modelPath, ...modelMemoryOptions(memory) });
   const timings: ReplyTiming[] = [];
   try {
     const context = await model.createContext({
       contextSize: Math.min(config.contextSize, model.trainContextSize),
       threads: config.threads,
       sequences: 1,
+      ...contextMemoryOptions(memory, model.flashAttentionSupported),
     });
     const sequence = context.getSequence();
     for (const request of requests) {
@@ -76,6 +79,7 @@ export async function runRawReplies(
     await context.dispose();
   } finally {
     await model.dispose();
+    await llama.dispose();
   }
   return timings;
 }
