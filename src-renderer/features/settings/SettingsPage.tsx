@@ -5,6 +5,7 @@ import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { riskLabel } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { policyModeFor, policyModeLabel } from './policyView.js';
+import { McpServersSection } from './McpServersSection.js';
 
 /** Granted folders, a mode per tool, and policy export/import. */
 export function SettingsPage() {
@@ -138,6 +139,8 @@ export function SettingsPage() {
           </tbody>
         </table>
       </section>
+
+      <McpServersSection />
 
       <PolicyTransfer />
     </main>
