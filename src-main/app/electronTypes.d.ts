@@ -299,4 +299,32 @@ declare module 'electron' {
     showErrorBox(title: string, content: string): void;
   }
   const dialog: Dialog;
+
+  // ---- clipboard, shell, notifications (the device tools) ----------------
+
+  interface Clipboard {
+    readText(type?: 'selection' | 'clipboard'): string;
+    writeText(text: string, type?: 'selection' | 'clipboard'): void;
+  }
+  const clipboard: Clipboard;
+  interface Shell {
+    openExternal(
+      url: string,
+      options?: { activate?: boolean; workingDirectory?: string; logUsage?: boolean },
+    ): Promise<void>;
+    openPath(path: string): Promise<string>;
+  }
+  const shell: Shell;
+  interface NotificationConstructorOptions {
+    title?: string;
+    subtitle?: string;
+    body?: string;
+    silent?: boolean;
+  }
+  class Notification {
+    constructor(options?: NotificationConstructorOptions);
+    static isSupported(): boolean;
+    show(): void;
+    close(): void;
+  }
 }

@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, session } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, Notification, session, shell } from 'electron';
+import { createDesktopDeviceBridge } from './desktopDeviceBridge.js';
 import { createHost } from '../host/createHost.js';
 import type { Host } from '../host/hostTypes.js';
 import { registerIpc } from '../ipc/registerIpc.js';
@@ -93,6 +94,15 @@ async function start(): Promise<void> {
       chooseModelFile: () => chooseModelFile(mainWindow),
       sqliteNativeBinding: nativeBinding,
       version: app.getVersion(),
+      device: createDesktopDeviceBridge({
+        clipboard,
+        shell,
+        notify: (title, body) => {
+          if (!Notification.isSupported()) return false;
+          new Notification({ title, body }).show();
+          return true;
+        },
+      }),
     });
   } catch (error) {
     console.error('[homebody] could not start', error);

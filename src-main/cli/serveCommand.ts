@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ScriptedCall } from '../llm/engineTypes.js';
 import { join, resolve } from 'node:path';
 import { createHost } from '../host/createHost.js';
+import { PageDeviceBridge } from '../host/pageDeviceBridge.js';
 import { startBrowserServer } from '../server/browserServer.js';
 import { rendererDir } from '../util/appPaths.js';
 import { HOST_OPTIONS, UsageError, dataDirFrom, intOption, replyOverrides, usageErrors } from './args.js';
@@ -48,9 +49,12 @@ export async function serveCommand(args: string[]): Promise<number> {
     return 1;
   }
   const dataDir = dataDirFrom(values);
+  // The clipboard, opening addresses and notifications are done by the page, asked through Host events.
+  const device = new PageDeviceBridge();
   const host = await createHost({
     dataDir,
     shell: 'browser',
+    device,
     reply,
     ...(scripts ? { scripts } : {}),
     ...(values.model ? { modelPath: resolve(values.model) } : {}),
@@ -58,7 +62,12 @@ export async function serveCommand(args: string[]): Promise<number> {
   for (const notice of host.notices) console.error(`homebody: ${notice.message}`);
   let server;
   try {
-    server = await startBrowserServer({ host, rendererDir: renderer, port });
+    server = await startBrowserServer({
+      host,
+      rendererDir: renderer,
+      port,
+      onPagesChanged: (count) => device.setConnectedPages(count),
+    });
   } catch (error) {
     await host.dispose();
     const code = (error as NodeJS.ErrnoException).code;
@@ -81,6 +90,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     process.on('SIGTERM', shutdown);
   });
   await server.close();
+  device.dispose();
   await host.dispose();
   return 0;
 }

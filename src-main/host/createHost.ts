@@ -42,6 +42,7 @@ import { ModelSettingsService } from './modelSettingsService.js';
 import type { Host, HostOptions } from './hostTypes.js';
 import { noDevice, type DeviceBridge } from './deviceBridge.js';
 import { PackSettingsService } from './packSettingsService.js';
+import { ReminderScheduler } from './reminderScheduler.js';
 import { createMcpService, type McpService } from './mcpService.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
@@ -182,6 +183,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     offline: () => egress.offline,
   });
   const device = options.device ?? noDevice;
+  device.connect?.(emit);
   const executor = new ToolExecutor({
     trashDir: join(options.dataDir, 'trash'),
     codeRoots: [appRoot()],
@@ -205,6 +207,11 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     emit,
   });
   recoverOrNotice('tool calls', () => tools.recoverAfterCrash(), notices);
+  const reminders = new ReminderScheduler({ file: () => packs.config().remindersFile, device, emit });
+  // A reminder tool call (or its undo) may have changed the file: read it again.
+  events.on('event', (event) => {
+    if (event.type === 'toolcall.updated' && event.call.tool.startsWith('reminder_')) void reminders.check();
+  });
   const scripts = options.scripts;
   const chat = new ChatRunner({
     engine,
@@ -291,6 +298,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'policy.get': async () => policy,
     'packs.settings': async () => packs.view(),
     'packs.setSettings': async (patch) => packs.set(patch),
+    'device.answer': async (answer) => ({ accepted: device.answer?.(answer) ?? false }),
     ...mcp.handlers,
     'policy.set': async ({ policy: raw }) => setPolicy(raw),
     'policy.setMode': async ({ tool, mode }) => {
@@ -419,6 +427,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       if (disposed) return;
       disposed = true;
       clearInterval(retentionTimer);
+      reminders.dispose();
       await models.dispose();
       await chat.stopAll();
       await mcp.dispose();
@@ -435,6 +444,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   void applyRetention();
   const retentionTimer = setInterval(() => void applyRetention(), RETENTION_INTERVAL_MS);
   retentionTimer.unref();
+  // Reminders that fell due while Homebody was closed are shown now, once.
+  void reminders.check();
   mcp.start();
 
   if (options.loadModelOnStart ?? true) {

@@ -17,6 +17,8 @@ export interface BrowserServerOptions {
   readonly port?: number;
   /** Fixed token for tests; a random one per launch otherwise. */
   readonly token?: string;
+  /** How many pages listen to the Host's events, each time that changes (the device bridge asks them). */
+  readonly onPagesChanged?: (count: number) => void;
 }
 
 export interface BrowserServer {
@@ -182,7 +184,11 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
-      ws.on('close', () => sockets.delete(ws));
+      options.onPagesChanged?.(sockets.size);
+      ws.on('close', () => {
+        sockets.delete(ws);
+        options.onPagesChanged?.(sockets.size);
+      });
       // The renderer only listens; anything it sends on this socket is ignored.
       ws.on('message', () => undefined);
     });

@@ -5,6 +5,7 @@ import { ChatView } from '../features/chat/ChatView.js';
 import { HistoryPage } from '../features/history/HistoryPage.js';
 import { ModelsPage } from '../features/models/ModelsPage.js';
 import { DoctorPage } from '../features/doctor/DoctorPage.js';
+import { DeviceLayer } from '../features/device/DeviceLayer.js';
 import { TaskSidebar } from '../features/history/TaskSidebar.js';
 import { Onboarding } from '../features/onboarding/Onboarding.js';
 import { SearchPalette } from '../features/search/SearchPalette.js';
@@ -63,6 +64,7 @@ export function App() {
         )}
       </div>
       <SearchPalette />
+      <DeviceLayer />
     </div>
   );
 }

@@ -30,6 +30,15 @@ export function connectHost(
           buffer.flush();
           store.getState().applyEvent(event);
           return;
+        case 'device.request':
+          // Carried out by the page (browser mode); the Host waits for the answer.
+          void store.getState().handleDeviceRequest(event);
+          return;
+        case 'reminder.due': {
+          const { reminder } = event;
+          store.getState().showToast('Reminder', reminder.text);
+          return;
+        }
         case 'tasks.imported': {
           buffer.flush();
           const state = store.getState();

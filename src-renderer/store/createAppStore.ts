@@ -3,12 +3,14 @@ import { toAppError } from '../bridge/apiError.js';
 import { createApprovalsSlice } from './approvalsSlice.js';
 import { createAuditSlice } from './auditSlice.js';
 import { createChatSlice } from './chatSlice.js';
+import { browserPageDevice, createDeviceSlice, type PageDevice } from './deviceSlice.js';
 import { createDoctorSlice } from './doctorSlice.js';
 import { createHistorySlice } from './historySlice.js';
 import { createMcpSlice } from './mcpSlice.js';
 import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
 import { createModelSlice } from './modelSlice.js';
 import { createModelsSlice } from './modelsSlice.js';
+import { createPackSettingsSlice } from './packSettingsSlice.js';
 import { createSearchSlice } from './searchSlice.js';
 import { createSettingsSlice } from './settingsSlice.js';
 import { createTasksSlice, TASK_LIST_LIMIT } from './tasksSlice.js';
@@ -18,7 +20,7 @@ import { createUiSlice } from './uiSlice.js';
 export type AppStore = StoreApi<AppState>;
 
 /** One store of typed slices; the Host is reached only through deps.api. */
-export function createAppStore(deps: StoreDeps): AppStore {
+export function createAppStore(deps: StoreDeps, page: PageDevice = browserPageDevice()): AppStore {
   return createStore<AppState>()((set, get, store) => ({
     ...createModelSlice(deps)(set, get, store),
     ...createTasksSlice(deps)(set, get, store),
@@ -30,7 +32,9 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createHistorySlice(deps)(set, get, store),
     ...createSearchSlice(deps)(set, get, store),
     ...createDoctorSlice(deps)(set, get, store),
+    ...createDeviceSlice(deps, page)(set, get, store),
     ...createModelsSlice(deps)(set, get, store),
+    ...createPackSettingsSlice(deps)(set, get, store),
     ...createMcpSlice(deps)(set, get, store),
 
     async init() {

@@ -157,6 +157,10 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
     }
     case 'models.changed':
       return { modelsListing: event.listing, modelsError: null };
+    // Side effects (the page's clipboard, a toast): handled in connectHost.
+    case 'device.request':
+    case 'reminder.due':
+      return {};
     case 'mcp.changed':
       return { mcpServers: event.servers };
     default:

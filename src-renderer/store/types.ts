@@ -24,8 +24,10 @@ import type {
   ToolInfo,
 } from '../../src-shared/contract/index.js';
 import type { ConnectionState } from '../bridge/hostClient.js';
+import type { DeviceActions, DeviceData } from './deviceSlice.js';
 import type { DoctorActions, DoctorData } from './doctorSlice.js';
 import type { HistoryFilterInput } from './historyView.js';
+import type { PackSettingsActions, PackSettingsData } from './packSettingsSlice.js';
 import type { McpActions, McpData } from './mcpSlice.js';
 
 export type MessageDelta = Omit<HostEventOf<'message.delta'>, 'type'>;
@@ -297,6 +299,7 @@ export interface RootActions {
 }
 
 export type AppData = ModelData &
+  DeviceData &
   TasksData &
   ChatData &
   UiData &
@@ -306,9 +309,11 @@ export type AppData = ModelData &
   HistoryData &
   SearchData &
   ModelsData &
+  PackSettingsData &
   DoctorData &
   McpData;
 export type AppState = AppData &
+  DeviceActions &
   HistoryActions &
   SearchActions &
   ModelActions &
@@ -321,6 +326,7 @@ export type AppState = AppData &
   AuditActions &
   ModelsActions &
   RootActions &
+  PackSettingsActions &
   DoctorActions &
   McpActions;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TaskDetailSchema, TaskSummarySchema } from './chat.js';
+import { deviceApiSchemas } from './device.js';
 import { doctorApiSchemas } from './doctor.js';
 import { AppErrorSchema } from './errors.js';
 import { historyApiSchemas } from './history.js';
@@ -102,6 +103,7 @@ export const apiSchemas = {
     response: z.object({ events: z.array(AuditEventSchema) }),
   },
   ...historyApiSchemas,
+  ...deviceApiSchemas,
   ...packsApiSchemas,
   ...mcpApiSchemas,
   ...modelsApiSchemas,

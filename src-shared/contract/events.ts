@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageSchema, TaskSummarySchema } from './chat.js';
+import { DeviceRequestEventSchema, ReminderDueEventSchema } from './device.js';
 import { McpServerViewSchema } from './mcp.js';
 import { ModelStateSchema } from './model.js';
 import { DownloadProgressEventSchema, ModelsChangedEventSchema } from './models.js';
@@ -31,6 +32,10 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   DownloadProgressEventSchema,
   /** The models listing changed; carries it whole. */
   ModelsChangedEventSchema,
+  /** Browser mode: the Host asks the page to use the clipboard, open an address or notify (see device.ts). */
+  DeviceRequestEventSchema,
+  /** A reminder fell due (also one that fell due while Homebody was closed, once, at the next start). */
+  ReminderDueEventSchema,
   /** An MCP server started, stopped, failed, or its tools changed; carries the whole list. */
   z.object({ type: z.literal('mcp.changed'), servers: z.array(McpServerViewSchema) }),
 ]);

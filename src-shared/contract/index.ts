@@ -1,5 +1,6 @@
 export * from './api.js';
 export * from './chat.js';
+export * from './device.js';
 export * from './doctor.js';
 export * from './errors.js';
 export * from './events.js';
