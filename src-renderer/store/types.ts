@@ -27,7 +27,6 @@ import type { ConnectionState } from '../bridge/hostClient.js';
 import type { DeviceActions, DeviceData } from './deviceSlice.js';
 import type { DoctorActions, DoctorData } from './doctorSlice.js';
 import type { HistoryFilterInput } from './historyView.js';
-import type { PackSettingsActions, PackSettingsData } from './packSettingsSlice.js';
 import type { McpActions, McpData } from './mcpSlice.js';
 
 export type MessageDelta = Omit<HostEventOf<'message.delta'>, 'type'>;
@@ -309,7 +308,6 @@ export type AppData = ModelData &
   HistoryData &
   SearchData &
   ModelsData &
-  PackSettingsData &
   DoctorData &
   McpData;
 export type AppState = AppData &
@@ -326,7 +324,6 @@ export type AppState = AppData &
   AuditActions &
   ModelsActions &
   RootActions &
-  PackSettingsActions &
   DoctorActions &
   McpActions;
 
