@@ -36,7 +36,10 @@ export function kvShapeOf(path: string): { shape?: KvShape; trainContextSize?: n
       const value = meta.get(`${summary.architecture}.${key}`);
       return typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : undefined;
     };
-    const layers = num('block_count');
+    const blocks = num('block_count');
+    // A hybrid model (qwen35) keeps a KV cache only in every n-th block, its full-attention layers.
+    const interval = num('full_attention_interval');
+    const layers = blocks && interval ? Math.floor(blocks / interval) : blocks;
     const heads = num('attention.head_count');
     const kvHeads = num('attention.head_count_kv') ?? heads;
     const headDim = num('attention.key_length') ?? (heads ? (num('embedding_length') ?? 0) / heads : undefined);

@@ -51,9 +51,11 @@ describe('model size and KV cache', () => {
 
   it('computes the KV cache from the shape, or scales Qwen3-0.6B by parameters', () => {
     // 28 layers × K,V × 8 heads × 128 dims × 2 bytes = 112 KiB per token.
-    expect(kvCacheBytes(8192, { layers: 28, kvHeads: 8, headDim: 128 })).toBe(8192 * 114_688);
-    expect(kvCacheBytes(4096, undefined, 0.6e9)).toBe(4096 * 114_688);
-    expect(kvCacheBytes(4096, undefined, 1.2e9)).toBe(2 * 4096 * 114_688);
+    expect(kvCacheBytes(8192, { layers: 28, kvHeads: 8, headDim: 128 }, undefined, 'f16')).toBe(8192 * 114_688);
+    expect(kvCacheBytes(4096, undefined, 0.6e9, 'f16')).toBe(4096 * 114_688);
+    expect(kvCacheBytes(4096, undefined, 1.2e9, 'f16')).toBe(2 * 4096 * 114_688);
+    // The engine's default q8_0 cache: 34 bytes per 32 numbers instead of 64.
+    expect(kvCacheBytes(8192, { layers: 28, kvHeads: 8, headDim: 128 })).toBe((8192 * 114_688 * 17) / 32);
     expect(kvCacheBytes(4096)).toBeNull();
   });
 });
@@ -79,13 +81,13 @@ describe('fit', () => {
     const fit = fitModel(fitInput, { freeRamBytes: 3 * GB, freeVramBytes: null, threads: 2 }, null);
     expect(fit.sizeSource).toBe('estimate');
     expect(fit.sizeBytes).toBe(850e6);
-    expect(fit.kvCacheBytes).toBeCloseTo((4096 * 114_688 * 0.8) / 0.6, -3);
+    expect(fit.kvCacheBytes).toBeCloseTo((((4096 * 114_688 * 0.8) / 0.6) * 17) / 32, -3);
     expect(fit.requiredBytes).toBe(fit.sizeBytes! + fit.kvCacheBytes! + 300e6);
     expect(fit.memory).toBe('ram');
     expect(fit.fits).toBe('yes');
     expect(fit.speed.kind).toBe('estimate');
-    // 0.85 + 0.63 + 0.3 GB: without the 20% margin in 2 GB.
-    expect(fitModel({ ...fitInput }, { freeRamBytes: 2 * GB, freeVramBytes: null, threads: 2 }, null).fits).toBe(
+    // 0.85 + 0.33 (q8_0 KV) + 0.3 GB: within 1.7 GB only without the 20% margin.
+    expect(fitModel({ ...fitInput }, { freeRamBytes: 1.7 * GB, freeVramBytes: null, threads: 2 }, null).fits).toBe(
       'tight',
     );
 

@@ -1,4 +1,5 @@
 import type { BenchResult, ModelFit, Speed } from '../../src-shared/contract/index.js';
+import type { KvCacheType } from './memoryPlan.js';
 
 /**
  * Whether a model fits in this machine's memory and how fast to expect it, from figures alone (no loading).
@@ -60,15 +61,30 @@ export function estimateSizeBytes(parameters: number, bits: number): number {
 }
 
 export interface KvShape {
+  /** Layers that keep a KV cache (attention layers; a hybrid model's recurrent layers keep a small fixed state). */
   readonly layers: number;
   readonly kvHeads: number;
   readonly headDim: number;
 }
 
-/** KV cache bytes for `contextSize` tokens (f16 keys and values); from the shape, else scaled from Qwen3-0.6B by parameters. */
-export function kvCacheBytes(contextSize: number, shape?: KvShape, parameters?: number): number | null {
-  if (shape) return contextSize * shape.layers * 2 * shape.kvHeads * shape.headDim * 2;
-  if (parameters) return Math.round(contextSize * REFERENCE_KV_BYTES_PER_TOKEN * (parameters / REFERENCE_PARAMS));
+/** Bytes per stored number: f16, or q8_0's 32 numbers in 34 bytes. */
+const KV_BYTES_PER_ELEMENT: Record<KvCacheType, number> = { f16: 2, q8_0: 34 / 32 };
+
+/**
+ * KV cache bytes for `contextSize` tokens in the engine's KV type (q8_0 by default, see memoryPlan.ts); from the
+ * shape (where only `layers` of the blocks are attention layers, e.g. one in four for qwen35), else scaled from
+ * Qwen3-0.6B by parameters.
+ */
+export function kvCacheBytes(
+  contextSize: number,
+  shape?: KvShape,
+  parameters?: number,
+  kvCache: KvCacheType = 'q8_0',
+): number | null {
+  const scale = KV_BYTES_PER_ELEMENT[kvCache] / 2;
+  if (shape) return Math.round(contextSize * shape.layers * 2 * shape.kvHeads * shape.headDim * 2 * scale);
+  if (parameters)
+    return Math.round(contextSize * REFERENCE_KV_BYTES_PER_TOKEN * (parameters / REFERENCE_PARAMS) * scale);
   return null;
 }
 
