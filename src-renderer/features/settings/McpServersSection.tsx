@@ -63,6 +63,13 @@ function McpServerItem({ server }: { server: McpServerView }) {
   const setEnabled = useAppStore((s) => s.setMcpEnabled);
   const restart = useAppStore((s) => s.restartMcpServer);
   const remove = useAppStore((s) => s.removeMcpServer);
+  // The toggle shows the user's choice at once; starting a server takes a moment before the Host answers.
+  const [choosing, setChoosing] = useState<boolean | null>(null);
+  const toggle = async (enabled: boolean) => {
+    setChoosing(enabled);
+    await setEnabled(server.name, enabled);
+    setChoosing(null);
+  };
   return (
     <li className="mcp-server" data-testid="mcp-server" data-name={server.name} data-status={server.status}>
       <div className="mcp-server-head">
@@ -74,9 +81,9 @@ function McpServerItem({ server }: { server: McpServerView }) {
           <input
             type="checkbox"
             data-testid="mcp-enabled"
-            checked={server.enabled}
+            checked={choosing ?? server.enabled}
             disabled={busy}
-            onChange={(e) => void setEnabled(server.name, e.target.checked)}
+            onChange={(e) => void toggle(e.target.checked)}
           />
           <span>Enabled</span>
         </label>
