@@ -10,6 +10,7 @@ import { createMcpSlice } from './mcpSlice.js';
 import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
 import { createModelSlice } from './modelSlice.js';
 import { createModelsSlice } from './modelsSlice.js';
+import { createPackSettingsSlice } from './packSettingsSlice.js';
 import { createSearchSlice } from './searchSlice.js';
 import { createSettingsSlice } from './settingsSlice.js';
 import { createTasksSlice, TASK_LIST_LIMIT } from './tasksSlice.js';
@@ -33,6 +34,7 @@ export function createAppStore(deps: StoreDeps, page: PageDevice = browserPageDe
     ...createDoctorSlice(deps)(set, get, store),
     ...createDeviceSlice(deps, page)(set, get, store),
     ...createModelsSlice(deps)(set, get, store),
+    ...createPackSettingsSlice(deps)(set, get, store),
     ...createMcpSlice(deps)(set, get, store),
 
     async init() {

@@ -27,6 +27,7 @@ import type { ConnectionState } from '../bridge/hostClient.js';
 import type { DeviceActions, DeviceData } from './deviceSlice.js';
 import type { DoctorActions, DoctorData } from './doctorSlice.js';
 import type { HistoryFilterInput } from './historyView.js';
+import type { PackSettingsActions, PackSettingsData } from './packSettingsSlice.js';
 import type { McpActions, McpData } from './mcpSlice.js';
 
 export type MessageDelta = Omit<HostEventOf<'message.delta'>, 'type'>;
@@ -308,6 +309,7 @@ export type AppData = ModelData &
   HistoryData &
   SearchData &
   ModelsData &
+  PackSettingsData &
   DoctorData &
   McpData;
 export type AppState = AppData &
@@ -324,6 +326,7 @@ export type AppState = AppData &
   AuditActions &
   ModelsActions &
   RootActions &
+  PackSettingsActions &
   DoctorActions &
   McpActions;
 

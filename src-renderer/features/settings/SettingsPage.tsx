@@ -6,6 +6,7 @@ import { riskLabel } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { policyModeFor, policyModeLabel } from './policyView.js';
 import { McpServersSection } from './McpServersSection.js';
+import { PackSettingsSection } from './PackSettingsSection.js';
 
 /** Granted folders, a mode per tool, and policy export/import. */
 export function SettingsPage() {
@@ -139,6 +140,8 @@ export function SettingsPage() {
           </tbody>
         </table>
       </section>
+
+      <PackSettingsSection />
 
       <McpServersSection />
 
