@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostEvent, McpServerView, Policy } from '../../src-shared/contract/index.js';
 import { ToolActions } from '../agent/toolActions.js';
 import { EgressGuard } from '../net/egressGuard.js';
@@ -10,6 +10,7 @@ import { openStore, type Store } from '../store/store.js';
 import {
   EVERYTHING_ENTRY,
   FILESYSTEM_ENTRY,
+  startHttpMcpServer,
   stdioConfig,
   writeScriptedServer,
   writeSilentServer,
@@ -257,6 +258,67 @@ describe('MCP servers as tool sources', () => {
     });
     expect(server('missing')).toMatchObject({ status: 'failed', error: expect.stringContaining('was not found') });
     expect(registry.names()).toEqual([]);
+  });
+
+  it('reaches a streamable HTTP server through the egress guard at every request, with its headers', async () => {
+    const http = await startHttpMcpServer();
+    try {
+      const { mcp, egress, actions, propose, server } = setup();
+      await mcp.handlers['mcp.import']({
+        text: JSON.stringify({ mcpServers: { remote: { url: http.url, headers: { Authorization: 'Bearer t0k' } } } }),
+      });
+      await mcp.handlers['mcp.setEnabled']({ name: 'remote', enabled: true });
+      expect(server('remote')).toMatchObject({
+        status: 'running',
+        tools: [{ name: 'mcp_remote_time_now', risk: 'read' }],
+      });
+      const asked = await propose('mcp_remote_time_now', {});
+      expect(await actions.answerPrompt(asked.call!.id, 'allow-once')).toMatchObject({
+        status: 'done',
+        result: 'It is noon.',
+      });
+      const checks = egress.list();
+      // One check before connecting, then one per request the transport made.
+      expect(checks.length).toBeGreaterThan(http.seen.length);
+      expect(
+        checks.every(
+          (c) => c.allowed && c.purpose === 'MCP server remote' && c.port === Number(new URL(http.url).port),
+        ),
+      ).toBe(true);
+      expect(http.seen.length).toBeGreaterThan(0);
+      expect(http.seen.every((r) => r.authorization === 'Bearer t0k')).toBe(true);
+
+      // Offline mode stops the next request at once, with the guard's sentence.
+      egress.setOffline(true);
+      const seenBefore = http.seen.length;
+      const blocked = await propose('mcp_remote_time_now', {});
+      expect(blocked).toMatchObject({ status: 'failed', error: expect.stringContaining('Homebody is offline') });
+      expect(http.seen.length).toBe(seenBefore);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('holds a tool the moment a running server announces a changed definition', async () => {
+    const { mcp, actions, propose, dir, server } = setup();
+    const description = join(dir, 'description.txt');
+    writeFileSync(description, 'Greets someone by name.');
+    await mcp.handlers['mcp.add']({
+      server: stdioConfig('live', writeScriptedServer(dir), [], { DESCRIPTION_FILE: description }),
+    });
+    await mcp.handlers['mcp.setEnabled']({ name: 'live', enabled: true });
+    const queued = await propose('mcp_live_shred', { id: 'rewrite' });
+    expect(queued.status).toBe('queued');
+    expect(await actions.approve(queued.call!.id, 'user')).toMatchObject({ status: 'done' });
+    // The server's notification comes after its answer; the manager lists the tools again and holds the change.
+    await vi.waitFor(() => expect(server('live').tools.find((t) => t.tool === 'greet')?.held).not.toBeNull(), {
+      timeout: 20_000,
+    });
+    expect(server('live').tools.find((t) => t.tool === 'greet')?.held?.current.description).toContain('attacker');
+    expect(await propose('mcp_live_greet', { name: 'Ada' })).toMatchObject({
+      status: 'rejected',
+      error: expect.stringContaining('changed since you trusted it; review it in Settings'),
+    });
   });
 
   it('asks the egress guard before an HTTP server, and is refused offline with a clear error', async () => {
