@@ -32,8 +32,10 @@ export function McpServersSection() {
     void loadMcp();
   }, [loadMcp]);
 
-  // The Tools table above lists what the registry has: MCP tools come and go with their servers.
-  const toolNames = servers?.flatMap((s) => (s.status === 'running' ? s.tools.map((t) => t.name) : [])).join();
+  // The Tools table above lists what the registry offers: MCP tools come and go with their servers and reviews.
+  const toolNames = servers
+    ?.flatMap((s) => (s.status === 'running' ? s.tools.filter((t) => !t.held).map((t) => t.name) : []))
+    .join();
   useEffect(() => {
     if (toolNames !== undefined) void loadSettings();
   }, [toolNames, loadSettings]);
