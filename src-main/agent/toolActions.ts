@@ -363,6 +363,9 @@ export class ToolActions {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       store.toolCalls.finish(id, { state: 'failed', error: message, now: this.now() });
+      // A failure can carry untrusted text too (an MCP server's error message or its last words on stderr).
+      const source = (error as { untrustedSource?: unknown } | null)?.untrustedSource;
+      if (typeof source === 'string' && call.taskId) store.taskSafety.addTaint(call.taskId, source, id, this.now());
       this.audit(call.taskId, id, 'finished', 'system', `${call.description.title}: failed: ${message}`, {
         durationMs: this.now() - started,
       });

@@ -208,6 +208,8 @@ describe('MCP servers as tool sources', () => {
       /The MCP server "crashy" stopped: scripted server: out of cheese/,
     );
     expect(store.toolCalls.get(asked.call!.id)).toMatchObject({ state: 'failed' });
+    // Its last words reach the model in the error: untrusted, like a result.
+    expect(store.taskSafety.taintSources('t')).toEqual(['MCP server crashy']);
     expect(server('crashy')).toMatchObject({ status: 'failed', error: expect.stringContaining('out of cheese') });
     expect(await propose('mcp_crashy_greet', { name: 'Ada' })).toMatchObject({
       status: 'rejected',
@@ -219,7 +221,7 @@ describe('MCP servers as tool sources', () => {
   });
 
   it('gives up on a server that never answers a call, within the call timeout, and keeps working', async () => {
-    const { mcp, propose, actions, dir, server } = setup({ callTimeoutMs: 1500 });
+    const { mcp, propose, actions, dir, server, store } = setup({ callTimeoutMs: 1500 });
     const description = join(dir, 'description.txt');
     writeFileSync(description, 'Greets someone by name.');
     const script = writeScriptedServer(dir);
@@ -237,6 +239,8 @@ describe('MCP servers as tool sources', () => {
       error: expect.stringMatching(/The MCP server "stuck" did not answer within 2 s while running greet/),
     });
     expect(server('stuck').error).toContain('did not answer');
+    // Homebody's own sentence, nothing from the server: no taint.
+    expect(store.taskSafety.taintSources('t')).toEqual([]);
     const other = await propose('mcp_fine_greet', { name: 'Ada' });
     expect(await actions.answerPrompt(other.call!.id, 'allow-once')).toMatchObject({ status: 'done' });
   });

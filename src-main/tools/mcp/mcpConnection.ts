@@ -21,6 +21,20 @@ export interface ConnectionOptions {
   readonly onClosed: (why: string) => void;
 }
 
+/**
+ * A failed call whose message carries text from the server (its error message, its stderr): that text reaches the
+ * model, so it taints the task like a result would.
+ */
+export class McpServerError extends ToolError {
+  constructor(
+    code: ToolError['code'],
+    message: string,
+    readonly untrustedSource: string,
+  ) {
+    super(code, message);
+  }
+}
+
 const STDERR_TAIL_CHARS = 2000;
 const MAX_LISTED_TOOLS = 500;
 
@@ -168,8 +182,9 @@ export class McpConnection {
         `The MCP server "${name}" did not answer within ${Math.round(timeoutMs / 1000)} s while ${doing}; it was given up. Restart it in Settings if it stays stuck.`,
       );
     }
+    const source = `MCP server ${name}`;
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      return new ToolError('REMOTE_ERROR', `${stopped} It was ${doing}. Restart it in Settings.`);
+      return new McpServerError('REMOTE_ERROR', `${stopped} It was ${doing}. Restart it in Settings.`, source);
     }
     if ((error as Error | null)?.name === 'AbortError') {
       return new ToolError('REMOTE_ERROR', `The call to the MCP server "${name}" was stopped.`);
@@ -182,7 +197,7 @@ export class McpConnection {
       );
     }
     const message = error instanceof Error ? error.message : String(error);
-    return new ToolError('REMOTE_ERROR', `The MCP server "${name}" failed while ${doing}: ${message}`);
+    return new McpServerError('REMOTE_ERROR', `The MCP server "${name}" failed while ${doing}: ${message}`, source);
   }
 }
 
