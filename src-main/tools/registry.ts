@@ -91,6 +91,7 @@ export class ToolRegistry {
       description: t.description,
       risk: t.risk,
       parameters: t.parameters,
+      ...(t.alwaysAsk ? { alwaysAsk: true } : {}),
     }));
   }
 }

@@ -95,5 +95,7 @@ export const ToolInfoSchema = z.object({
   description: z.string(),
   risk: RiskSchema,
   parameters: z.record(z.string(), z.unknown()),
+  /** Asked every time (e.g. device_open): its mode can be ask, queue or off, never auto. */
+  alwaysAsk: z.boolean().optional(),
 });
 export type ToolInfo = z.infer<typeof ToolInfoSchema>;

@@ -8,6 +8,7 @@ import { deviceNotify } from './deviceNotify.js';
 import { deviceOpen } from './deviceOpen.js';
 import { deviceStatus, readBatteries, readNetwork } from './deviceStatus.js';
 import { DEVICE_TOOLS } from './index.js';
+import { ToolRegistry } from '../../registry.js';
 
 /** Services that record every device request and answer like a shell would. */
 function recordingServices(clipboard = 'copied text'): { services: ToolServices; requests: DeviceRequest[] } {
@@ -36,6 +37,13 @@ describe('device tools', () => {
       ['device_notify', 'write', false],
       ['device_status', 'read', false],
     ]);
+    // The settings learn it from tools.list, to offer ask, queue or off only.
+    expect(
+      new ToolRegistry()
+        .info()
+        .filter((t) => t.alwaysAsk)
+        .map((t) => t.name),
+    ).toEqual(['device_open']);
   });
 
   it('reads the clipboard as untrusted content and writes it through the shell', async () => {
