@@ -221,7 +221,7 @@ describe('MCP servers as tool sources', () => {
   });
 
   it('gives up on a server that never answers a call, within the call timeout, and keeps working', async () => {
-    const { mcp, propose, actions, dir, server, store } = setup({ callTimeoutMs: 1500 });
+    const { mcp, propose, actions, dir, server, store } = setup({ callTimeoutMs: 4000 });
     const description = join(dir, 'description.txt');
     writeFileSync(description, 'Greets someone by name.');
     const script = writeScriptedServer(dir);
@@ -236,7 +236,7 @@ describe('MCP servers as tool sources', () => {
     const failed = await actions.answerPrompt(asked.call!.id, 'allow-once');
     expect(failed).toMatchObject({
       status: 'failed',
-      error: expect.stringMatching(/The MCP server "stuck" did not answer within 2 s while running greet/),
+      error: expect.stringMatching(/The MCP server "stuck" did not answer within 4 s while running greet/),
     });
     expect(server('stuck').error).toContain('did not answer');
     // Homebody's own sentence, nothing from the server: no taint.
