@@ -45,6 +45,16 @@ describe('ChatRunner offering tools', () => {
     expect(calls[1]?.tools).toEqual(calls[0]?.tools);
   });
 
+  it("offers a scripted test task's tools whatever the ranking says, so the script can make its calls", async () => {
+    const prompt = 'send an email to Ana about the trip';
+    const { runner, calls } = setupRunner({}, { [prompt]: [{ name: 'battery_level', params: '{}' }] });
+    await runner.send(null, prompt, OPTIONS).done;
+    const names = calls[0]?.tools?.map((t) => t.name) ?? [];
+    expect(names).toContain('battery_level');
+    expect(names.length).toBeLessThanOrEqual(SELECT_TOP + 1);
+    expect(calls[0]?.scriptedCalls).toEqual([{ name: 'battery_level', params: '{}' }]);
+  });
+
   it('offers every tool, and records nothing, when there are 12 or fewer', async () => {
     const { store, runner, calls, offer } = setupRunner();
     offer(MANY.slice(0, 12));

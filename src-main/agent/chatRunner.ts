@@ -305,7 +305,12 @@ export class ChatRunner {
     let outcome: { message: MessageState; task: TaskStatus; stats: ChatStats | null; error: string | null };
     let contextNote: string | null = null;
     try {
-      const offered = tools ? this.offeredTools(taskId, tools, request) : undefined;
+      // A scripted test task's tools are always offered, as a tool the task used would be: the script stands in for a
+      // model that chose them, and a call to a tool left out of the choice could not be written at all.
+      const selection = script
+        ? { ...request, usedTools: [...(request.usedTools ?? []), ...script.map((call) => call.name)] }
+        : request;
+      const offered = tools ? this.offeredTools(taskId, tools, selection) : undefined;
       const result = await engine.generate({
         history,
         prompt,

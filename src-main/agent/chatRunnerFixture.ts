@@ -1,5 +1,5 @@
 import type { HostEvent, ModelState } from '../../src-shared/contract/index.js';
-import type { ChatEngine, EngineTool, GenerateOptions, GenerateResult } from '../llm/engineTypes.js';
+import type { ChatEngine, EngineTool, GenerateOptions, GenerateResult, ScriptedCall } from '../llm/engineTypes.js';
 import { openStore } from '../store/store.js';
 import type { AgentTools } from './agentTools.js';
 import { ChatRunner } from './chatRunner.js';
@@ -44,7 +44,10 @@ export const MANY: EngineTool[] = [
   tool('fetch_page', 'Read a web page.'),
 ];
 
-export function setupRunner(result: Partial<GenerateResult> = {}) {
+export function setupRunner(
+  result: Partial<GenerateResult> = {},
+  scripts: Readonly<Record<string, readonly ScriptedCall[]>> = {},
+) {
   const store = openStore(':memory:');
   const events: HostEvent[] = [];
   const calls: GenerateOptions[] = [];
@@ -76,6 +79,7 @@ export function setupRunner(result: Partial<GenerateResult> = {}) {
     emit: (e) => events.push(e),
     newId: () => `id${++ids}`,
     persistEveryMs: 0,
+    scriptFor: (prompt) => scripts[prompt],
   });
   return { store, events, runner, calls, offer: (list: EngineTool[]) => (offered = list) };
 }
