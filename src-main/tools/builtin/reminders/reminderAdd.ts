@@ -23,7 +23,7 @@ export const reminderAdd: ToolDefinition<ReminderAddArgs> = {
         type: 'string',
         minLength: 1,
         maxLength: 100,
-        description: 'When: "in 20 minutes", "in 2 hours", or a local date and time like 2026-12-01T09:00.',
+        description: 'When: "in 20 minutes", "tomorrow at 9:00", or a local date and time like 2026-12-01T09:00.',
       },
     },
     ['text', 'due'],

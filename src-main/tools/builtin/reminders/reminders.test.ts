@@ -29,8 +29,16 @@ describe('parseDue', () => {
     expect(parseDue('2026-07-01T09:00', 'Europe/Lisbon', now).toUTC().toISO()).toBe('2026-07-01T08:00:00.000Z');
     expect(parseDue('2026-07-01T09:00+02:00', 'Europe/Lisbon', now).toUTC().toISO()).toBe('2026-07-01T07:00:00.000Z');
   });
+  it('reads a time today or tomorrow in the given zone', () => {
+    // 10:00 UTC is 19:00 in Tokyo: "tomorrow" there is 1 December.
+    expect(parseDue('tomorrow at 9:00', 'Asia/Tokyo', now).toISO()).toBe('2026-12-01T09:00:00.000+09:00');
+    expect(parseDue('today 18:30', 'Europe/Lisbon', now).toISO()).toBe('2026-11-30T18:30:00.000+00:00');
+    expect(parseDue('Tomorrow 9am', 'UTC', now).toISO()).toBe('2026-12-01T09:00:00.000Z');
+    expect(parseDue('today at 12pm', 'UTC', now).toISO()).toBe('2026-11-30T12:00:00.000Z');
+    expect(() => parseDue('today at 25:00', 'UTC', now)).toThrow(/not a time/);
+  });
   it('refuses what it cannot read, saying which forms work', () => {
-    expect(() => parseDue('next blue moon', 'UTC', now)).toThrow(/2026-12-01T09:00, or "in 20 minutes"/);
+    expect(() => parseDue('next blue moon', 'UTC', now)).toThrow(/"in 20 minutes", "tomorrow at 9:00", or an ISO/);
     expect(() => parseDue('in 3 fortnights', 'UTC', now)).toThrow(/not a time/);
   });
 });
