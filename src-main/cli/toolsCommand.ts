@@ -54,6 +54,8 @@ export async function toolsCommand(args: string[]): Promise<number> {
   const dataDir = dataDirFrom(values);
   if (sub === 'list') {
     return withCliHost(dataDir, async (host) => {
+      // The MCP servers the user enabled start with the Host; their tools are listed once they run.
+      await host.mcp.ready();
       const tools = host.registry.info();
       if (values.json) printJson(tools);
       else
@@ -81,6 +83,7 @@ export async function toolsCommand(args: string[]): Promise<number> {
     }
     return withCliHost(dataDir, async (host) => {
       if (values.task && !host.store.tasks.get(values.task)) throw new UsageError(`there is no task ${values.task}`);
+      await host.mcp.ready();
       const outcome = await host.tools.propose({
         taskId: values.task ?? null,
         tool: name,

@@ -39,6 +39,7 @@ export function createMcpService(deps: McpServiceDeps) {
     ...(deps.startTimeoutMs ? { startTimeoutMs: deps.startTimeoutMs } : {}),
   });
   const servers = () => ({ servers: manager.list() });
+  let started: Promise<void> = Promise.resolve();
   const handlers: McpHandlers = {
     'mcp.list': async () => servers(),
     'mcp.add': async ({ server }) => {
@@ -77,8 +78,10 @@ export function createMcpService(deps: McpServiceDeps) {
     runner: (worker: ToolRunner) => routeToolRunner(worker, manager),
     /** Starts the servers the user enabled, in the background: a failing one is shown failed, nothing else. */
     start: () => {
-      void manager.startEnabled();
+      started = manager.startEnabled();
     },
+    /** Resolves once the servers started at launch run or failed (the CLI waits for it before using tools). */
+    ready: (): Promise<void> => started,
     dispose: () => manager.dispose(),
   };
 }
