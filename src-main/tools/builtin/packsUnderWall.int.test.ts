@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testPackConfig } from '../packFixture.js';
 import { ToolExecutor } from '../sandbox/toolExecutor.js';
-import type { DeviceRequest, PackConfig } from '../toolTypes.js';
+import type { DeviceRequest, JsonValue, PackConfig } from '../toolTypes.js';
 
 /**
  * The notes, reminders, utilities and device packs in the worker as it runs in the app: bundled to JavaScript,
@@ -35,7 +35,7 @@ beforeAll(async () => {
   executor = new ToolExecutor({
     trashDir,
     workerPath: bundle,
-    services: async (request) => {
+    services: async (request): Promise<JsonValue> => {
       if (request.kind === 'egress') throw new Error('no network here');
       asked.push(request.request);
       return request.request.kind === 'clipboard-read' ? { text: 'copied' } : { done: true };
