@@ -6,7 +6,7 @@ export type CalculateArgs = { expression: string };
 
 export const calculate: ToolDefinition<CalculateArgs> = {
   name: 'calculate',
-  description: 'Compute a math expression exactly, e.g. "(12.5 * 3) / 4", "sqrt(2)", "15% of 80" as "80 * 15 / 100".',
+  description: 'Compute a math expression, e.g. "(12.5 * 3) / 4", "sqrt(2)", "15% of 80", "3 km + 200 m".',
   parameters: objectSchema(
     {
       expression: {

@@ -127,9 +127,15 @@ export interface Evaluated {
   readonly text: string;
 }
 
+/** "15% of 80" as people write it (mathjs has no `of`): the percentage times what follows. */
+function percentOf(expression: string): string {
+  return expression.replace(/(\d+(?:\.\d+)?)\s*%\s+of\s+/gi, '$1 / 100 * ');
+}
+
 /** Evaluates a checked expression; every refusal is a ToolError INVALID_INPUT with the reason. */
-export function evaluateSafely(expression: string): Evaluated {
-  if (expression.length > MAX_EXPRESSION) refuse(`The expression is longer than ${MAX_EXPRESSION} characters.`);
+export function evaluateSafely(input: string): Evaluated {
+  if (input.length > MAX_EXPRESSION) refuse(`The expression is longer than ${MAX_EXPRESSION} characters.`);
+  const expression = percentOf(input);
   let tree: MathNode;
   try {
     tree = parse(expression);

@@ -29,6 +29,8 @@ describe('calculate', () => {
     expect(await calc('0.1 + 0.2')).toBe('0.3');
     expect(await calc('max(3, 7, 2) + 2^10')).toBe('1031');
     expect(await calc('5 miles to km')).toBe('8.04672 km');
+    expect(await calc('15% of 80')).toBe('12');
+    expect(await calc('3 km + 200 m')).toBe('3.2 km');
   });
 
   it('refuses import, createUnit, evaluate, function definitions and ranges, saying so', async () => {
