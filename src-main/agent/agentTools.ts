@@ -1,5 +1,8 @@
 import type { EngineTool } from '../llm/engineTypes.js';
+import { FILE_TOOLS } from '../tools/builtin/files/index.js';
 import type { ProposalResult, ToolActions } from './toolActions.js';
+
+const FILE_TOOL_NAMES: ReadonlySet<string> = new Set(FILE_TOOLS.map((t) => t.name));
 
 /** What the model is told of a call's outcome: short, factual, and clear about what did not happen. */
 export function describeForModel(result: ProposalResult): string {
@@ -29,11 +32,15 @@ export interface AgentTools {
 
 export function agentToolsFrom(actions: ToolActions): AgentTools {
   return {
-    // File tools need a granted folder; until there is one the model just chats (and its prompt stays short).
-    offered: () =>
-      actions.roots().length === 0
-        ? []
-        : actions.offeredTools().map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+    // File tools need a granted folder: until there is one they are left out (and the prompt stays shorter).
+    // The packs (calendar, contacts, notes...) keep their own folders and are offered from the start.
+    offered: () => {
+      const noFolders = actions.roots().length === 0;
+      return actions
+        .offeredTools()
+        .filter((t) => !(noFolders && FILE_TOOL_NAMES.has(t.name)))
+        .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    },
     async call(taskId, name, args, signal) {
       let result = await actions.propose({ taskId, tool: name, args, actor: 'model', interactive: true });
       // A prompt in the chat: the reply waits for the user's answer (or for the user to stop it).

@@ -56,7 +56,8 @@ export function occurrenceView(o: Occurrence, zone: string): JsonValue {
     o.description && o.description.length > DESCRIPTION_CHARS
       ? `${o.description.slice(0, DESCRIPTION_CHARS)}…`
       : o.description;
-  const view: { [key: string]: JsonValue } = { uid: o.uid, title: o.summary, day: weekday(o.startMs, zone) };
+  // What a person reads first comes first (the chat shows the start of a result).
+  const view: { [key: string]: JsonValue } = { title: o.summary };
   if (o.allDay) {
     view.start = formatDate(o.startMs, zone);
     view.end = formatDate(Math.max(o.startMs, o.endMs - 1), zone);
@@ -65,6 +66,8 @@ export function occurrenceView(o: Occurrence, zone: string): JsonValue {
     view.start = formatLocal(o.startMs, zone);
     view.end = formatLocal(o.endMs, zone);
   }
+  view.day = weekday(o.startMs, zone);
+  view.uid = o.uid;
   if (o.location) view.location = o.location;
   if (description) view.description = description;
   if (o.attendees.length > 0) view.attendees = o.attendees.map(personView);

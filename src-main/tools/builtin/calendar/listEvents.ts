@@ -13,8 +13,8 @@ export const LIST_MAX_EVENTS = 100;
 export const listEvents: ToolDefinition<ListEventsArgs> = {
   name: 'calendar_events',
   description:
-    "List the user's calendar events (appointments, meetings) between two dates, repeating events included. " +
-    "Times are in the user's time zone.",
+    "What is on the user's calendar: events and appointments on a day (today, Monday, Tuesday, Wednesday, " +
+    'Thursday, Friday, Saturday, Sunday) or between two dates, repeating ones included.',
   parameters: objectSchema(
     {
       from: timeParam('Start: a date (2026-12-03) or date and time (2026-12-03T09:00).'),
@@ -48,9 +48,9 @@ export const listEvents: ToolDefinition<ListEventsArgs> = {
     const found = occurrencesBetween(folder.files, range.fromMs, range.toMs, zone, problems);
     return {
       result: {
-        timeZone: zone,
         events: found.slice(0, LIST_MAX_EVENTS).map((o) => occurrenceView(o, zone)),
         ...(found.length > LIST_MAX_EVENTS ? { more: found.length - LIST_MAX_EVENTS } : {}),
+        timeZone: zone,
         ...(problems.length > 0 ? { unreadable: problems.map((p) => ({ file: p.file, problem: p.problem })) } : {}),
       },
     };

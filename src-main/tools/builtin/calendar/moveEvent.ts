@@ -35,7 +35,7 @@ export const moveEvent: ToolDefinition<MoveEventArgs> = {
     ];
     if (args.end !== undefined) details.push({ label: 'New end', value: shownArg(args.end) });
     if (args.occurrence !== undefined)
-      details.push({ label: 'Only the occurrence of', value: shownArg(args.occurrence) });
+      details.push({ label: 'Occurrence (repeating events)', value: shownArg(args.occurrence) });
     return {
       title: 'Move a calendar event',
       summary: `Move the event to ${shownArg(args.start)}${args.occurrence ? ` (only its occurrence of ${shownArg(args.occurrence)})` : ''}.`,
