@@ -37,6 +37,9 @@ function packFolders(packs: PackConfig): { read: string[]; write: string[] } {
   return { read: [...write, ...source, ...system], write };
 }
 
+/** How long a worker started from TypeScript sources may take to load, on top of a call's limit. */
+const SOURCE_START_GRACE_MS = 90_000;
+
 function tsxLoader(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 }
@@ -79,6 +82,8 @@ function defaultWorkerPath(): string {
 export class ToolExecutor implements ToolRunner {
   private child: ChildProcess | undefined;
   private childRootsKey = '';
+  /** The current worker has answered once, so it has loaded every tool pack. */
+  private childAnswered = false;
   private readonly pending = new Map<string, Pending>();
   private nextId = 0;
   private readonly workerPath: string;
@@ -132,7 +137,10 @@ export class ToolExecutor implements ToolRunner {
   private send(build: (id: string) => WorkerRequest, options: RunOptions): Promise<ToolOutcome> {
     const child = this.worker(options.roots, options.packs);
     const id = String(++this.nextId);
-    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    // From TypeScript sources a new worker first compiles every pack through tsx, which on a busy machine takes
+    // longer than a call's limit: that start is not the tool's time.
+    const startGrace = !this.childAnswered && !this.permissionWall ? SOURCE_START_GRACE_MS : 0;
+    const timeoutMs = (this.options.timeoutMs ?? 30_000) + startGrace;
     return new Promise<ToolOutcome>((resolve, reject) => {
       const cleanup = () => {
         clearTimeout(timer);
@@ -144,7 +152,7 @@ export class ToolExecutor implements ToolRunner {
         reject(
           new ToolTimeoutError(
             'IO_ERROR',
-            `The tool did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`,
+            `The tool did not finish within ${Math.round((timeoutMs - startGrace) / 1000)} s and was stopped.`,
           ),
         );
         // A handler past its time may be stuck in a loop: the only sure stop is the process.
@@ -196,6 +204,7 @@ export class ToolExecutor implements ToolRunner {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
     child.on('message', (message: WorkerResponse) => {
+      if (this.child === child) this.childAnswered = true;
       if (message.type === 'service') {
         this.serve(child, message);
         return;
@@ -223,6 +232,7 @@ export class ToolExecutor implements ToolRunner {
     });
     this.child = child;
     this.childRootsKey = key;
+    this.childAnswered = false;
     return child;
   }
 
