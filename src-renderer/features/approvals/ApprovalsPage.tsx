@@ -7,6 +7,7 @@ import { parseArgsJson } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { selectQueue, selectTasks } from '../../store/selectors.js';
 import { DenyReasonField } from '../../ui/DenyReasonField.js';
+import { ArgumentFieldsEditor } from './ArgumentFieldsEditor.js';
 
 /** Calls that wait for the user's approval, one by one or several at once. */
 export function ApprovalsPage() {
@@ -116,6 +117,10 @@ const ApprovalItem = memo(function ApprovalItem({
   const [error, setError] = useState<AppError | null>(null);
   const [busy, setBusy] = useState(false);
   const interrupted = call.state === 'interrupted';
+  const editedArgs = useMemo(() => {
+    const parsed = parseArgsJson(argsText);
+    return parsed.ok ? parsed.args : null;
+  }, [argsText]);
 
   const run = async (action: () => Promise<AppError | null>) => {
     setBusy(true);
@@ -206,6 +211,9 @@ const ApprovalItem = memo(function ApprovalItem({
                   onChange={setReason}
                   onDeny={() => void deny()}
                 />
+              )}
+              {mode === 'edit' && (
+                <ArgumentFieldsEditor args={editedArgs} original={call.args} disabled={busy} onChange={setArgsText} />
               )}
               {mode === 'edit' && (
                 <label className="field">

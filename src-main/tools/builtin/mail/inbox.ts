@@ -10,7 +10,7 @@ const MAX_LIMIT = 50;
 export const mailInbox: ToolDefinition<MailInboxArgs> = {
   name: 'mail_inbox',
   description:
-    'List recent emails received, newest first: id, from, subject, date. ' +
+    'List recent emails received, newest first (id, from, subject, date), e.g. to find one to read or reply to. ' +
     'Optionally only those whose sender or subject contains query.',
   parameters: objectSchema(
     {
