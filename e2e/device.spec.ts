@@ -70,10 +70,9 @@ test('reminders: one that fell due while closed shows at start, one due soon whe
   await expect(second.page.getByTestId('toast')).toHaveCount(1);
 });
 
-// fixme: on main as of this commit a scripted call is not parsed as a call (the generated model writes
-// `{"name": "clipboard_write{"{"{"...` as text), and actingSafely.spec.ts fails at its first prompt the same way;
-// the page's clipboard round trip is covered by src-renderer/store/deviceSlice.test.ts meanwhile.
-test.fixme('the assistant copies to the clipboard through the page, after asking', async ({ homebody }) => {
+test('the assistant copies to the clipboard and opens an address through the page, after asking', async ({
+  homebody,
+}) => {
   test.skip(homebody.shell === 'electron', 'scripted calls are a browser-mode (serve) test option');
   const { dataDir } = dataDirWith([]);
   const script = join(dataDir, '..', 'script.json');
@@ -81,6 +80,7 @@ test.fixme('the assistant copies to the clipboard through the page, after asking
     script,
     JSON.stringify({
       'copy the meeting room to my clipboard': [{ name: 'clipboard_write', params: '{"text": "Room 4, 10:30"}' }],
+      'open the example site': [{ name: 'device_open', params: '{"target": "https://example.org/"}' }],
     }),
   );
   const { page, origin } = await homebody.launch({ model: E2E_MODEL, dataDir, script, maxTokens: 64 });
@@ -94,4 +94,18 @@ test.fixme('the assistant copies to the clipboard through the page, after asking
   await page.getByTestId('prompt-allow-once').click();
   await expect(card).toHaveAttribute('data-state', 'done');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Room 4, 10:30');
+
+  // Opening asks in the chat with the exact address, then the page asks once more before the new tab opens.
+  await page.getByTestId('new-task-button').click();
+  await sendMessage(page, 'open the example site');
+  await expect(page.getByTestId('permission-prompt')).toBeVisible();
+  const opener = page.locator('[data-testid="toolcall-card"][data-tool="device_open"]').last();
+  await expect(opener).toContainText('https://example.org/');
+  await page.getByTestId('prompt-allow-once').click();
+  await expect(page.getByTestId('device-open-target')).toHaveText('https://example.org/');
+  const popup = page.context().waitForEvent('page');
+  await page.getByTestId('device-open-confirm').click();
+  expect((await popup).url()).toMatch(/^(https:\/\/example\.org\/|about:blank|chrome-error:)/);
+  await expect(opener).toHaveAttribute('data-state', 'done');
+  await expect(page.getByTestId('device-open')).toHaveCount(0);
 });

@@ -137,9 +137,14 @@ export function browserPageDevice(): PageDevice {
       }
     },
     open(url) {
-      // Only web and mail addresses; the Host checked too. noopener keeps the new tab away from this page.
+      // Only web and mail addresses; the Host checked too.
       if (!/^(https?|mailto):/i.test(url)) return false;
-      return window.open(url, '_blank', 'noopener,noreferrer') !== null || /^mailto:/i.test(url);
+      // With "noopener" window.open always answers null, so a blocked tab could not be told apart: the new tab
+      // is cut off from this page by hand instead.
+      const opened = window.open(url, '_blank');
+      if (opened === null) return false;
+      opened.opener = null;
+      return true;
     },
   };
 }
