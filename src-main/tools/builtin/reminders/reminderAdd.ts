@@ -18,7 +18,8 @@ export const reminderAdd: ToolDefinition<ReminderAddArgs> = {
   description: 'Remind the user of something at a time: a notification is shown when it is due.',
   parameters: objectSchema(
     {
-      text: { type: 'string', minLength: 1, maxLength: 2000, description: 'What to remind of, e.g. "Call mum".' },
+      // 1000, not 2000: with a 2000 cap node-llama-cpp's grammar for this schema let no call through (seen here).
+      text: { type: 'string', minLength: 1, maxLength: 1000, description: 'What to remind of, e.g. "Call mum".' },
       due: {
         type: 'string',
         minLength: 1,
