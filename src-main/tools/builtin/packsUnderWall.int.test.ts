@@ -1,11 +1,11 @@
-import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testPackConfig } from '../packFixture.js';
 import { ToolExecutor } from '../sandbox/toolExecutor.js';
 import type { DeviceRequest, JsonValue, PackConfig } from '../toolTypes.js';
+import { bundleToolWorker } from '../../testing/bundleToolWorker.js';
 
 /**
  * The notes, reminders, utilities and device packs in the worker as it runs in the app: bundled to JavaScript,
@@ -17,17 +17,7 @@ let executor: ToolExecutor;
 let packs: PackConfig;
 
 beforeAll(async () => {
-  const bundle = join(work, 'bundle', 'toolWorker.mjs');
-  await build({
-    entryPoints: [resolve(import.meta.dirname, '../sandbox/toolWorker.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: bundle,
-    logLevel: 'silent',
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  });
+  const bundle = await bundleToolWorker(join(work, 'bundle'));
   const trashDir = join(work, 'trash');
   mkdirSync(trashDir);
   packs = testPackConfig(join(work, 'packs'), { timeZone: 'Europe/Lisbon' });

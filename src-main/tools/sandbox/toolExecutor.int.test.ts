@@ -1,10 +1,10 @@
-import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testPackConfig } from '../packFixture.js';
 import { ToolExecutor } from './toolExecutor.js';
+import { bundleToolWorker } from '../../testing/bundleToolWorker.js';
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-exec-')));
 const root = join(work, 'Reports');
@@ -148,16 +148,7 @@ describe('ToolExecutor (real child process)', () => {
   });
 
   it('runs the real worker bundled to JavaScript under that model', async () => {
-    const bundle = join(work, 'toolWorker.mjs');
-    await build({
-      entryPoints: [resolve(import.meta.dirname, 'toolWorker.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: bundle,
-      logLevel: 'silent',
-    });
+    const bundle = await bundleToolWorker(join(work));
     const e = executor({ workerPath: bundle });
     const { result } = await e.run('read_text', { path: join(root, 'draft.txt') }, { roots, packs });
     expect(JSON.stringify(result)).toContain('quarterly draft');

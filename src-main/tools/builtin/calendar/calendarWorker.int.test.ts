@@ -1,12 +1,12 @@
-import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testPackConfig } from '../../packFixture.js';
 import { ToolExecutor } from '../../sandbox/toolExecutor.js';
 import type { UndoRecord } from '../../toolTypes.js';
 import { FIXTURES } from './calendarTestFixture.js';
+import { bundleToolWorker } from '../../../testing/bundleToolWorker.js';
 
 /**
  * The calendar and contacts tools as the app runs them: in the tool worker bundled to JavaScript, under Node's
@@ -21,18 +21,7 @@ const options = { roots: [], packs };
 let executor: ToolExecutor;
 
 beforeAll(async () => {
-  const bundle = join(work, 'toolWorker.mjs');
-  await build({
-    entryPoints: [resolve(import.meta.dirname, '../../sandbox/toolWorker.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: bundle,
-    logLevel: 'silent',
-    // Other packs' CommonJS dependencies (the mail parser's) call require(), which an ES module bundle lacks.
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  });
+  const bundle = await bundleToolWorker(join(work));
   executor = new ToolExecutor({ trashDir, workerPath: bundle });
   expect(executor.permissionWall).toBe(true);
   for (const name of ['apple-holidays.ics', 'outlook-berlin.ics', 'malformed.ics']) {

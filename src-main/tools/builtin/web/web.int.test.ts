@@ -1,13 +1,13 @@
-import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type HostInternals } from '../../../host/createHost.js';
 import { EgressGuard } from '../../../net/egressGuard.js';
 import { testPackConfig } from '../../packFixture.js';
 import { ToolExecutor } from '../../sandbox/toolExecutor.js';
 import { startWebTestServer, type WebTestServer } from './webTestServer.js';
+import { bundleToolWorker } from '../../../testing/bundleToolWorker.js';
 
 // The web tools on the app's own path: the Host's broker and policy, the sandboxed worker, and the Host's answer to
 // the worker's egress requests (the EgressGuard), against a real HTTP server on loopback.
@@ -82,18 +82,7 @@ describe('web tools through the Host', () => {
 
 describe('web tools in the worker bundled to JavaScript', () => {
   it('reads a page under the permission wall, with the guard answering each hop', async () => {
-    const bundle = join(work, 'bundle', 'toolWorker.mjs');
-    await build({
-      entryPoints: [resolve(import.meta.dirname, '../../sandbox/toolWorker.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: bundle,
-      logLevel: 'silent',
-      // CommonJS dependencies of other packs (mailparser's) call require(); an ES module bundle must provide it.
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    });
+    const bundle = await bundleToolWorker(join(work, 'bundle'));
     const guard = new EgressGuard();
     const trashDir = join(work, 'trash');
     mkdirSync(trashDir);
