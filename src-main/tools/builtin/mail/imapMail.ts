@@ -1,10 +1,10 @@
 /** Reading the INBOX of an IMAP account (imapflow), after the egress guard allowed the connection. */
-import { ImapFlow, type MessageAddressObject } from 'imapflow';
-import { simpleParser } from 'mailparser';
+import type { ImapFlow, MessageAddressObject } from 'imapflow';
 import type { ToolContext } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { MAX_MESSAGE_BYTES, MAX_SCAN } from './localMail.js';
 import { messageOf, type MailMessage, type MailSummary } from './mailMessage.js';
+import { loadMailparser } from './mailLibraries.js';
 
 const TIMEOUT_MS = 15_000;
 
@@ -31,6 +31,7 @@ async function withInbox<T>(ctx: ToolContext, work: (client: ImapFlow) => Promis
     throw new ToolError('NOT_CONFIGURED', `No password is set for the IMAP account ${imap.user}@${imap.host}.`);
   }
   await ctx.services.egress(`${imap.secure ? 'imaps' : 'imap'}://${imap.host}:${imap.port}`, 'read mail');
+  const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: imap.host,
     port: imap.port,
@@ -92,7 +93,7 @@ export function imapRead(ctx: ToolContext, id: string): Promise<MailMessage> {
   return withInbox(ctx, async (client) => {
     const msg = await client.fetchOne(uid, { source: { maxLength: MAX_MESSAGE_BYTES }, size: true }, { uid: true });
     if (!msg || !msg.source) throw new ToolError('NOT_FOUND', `No message has the id "${id}" in the IMAP inbox.`);
-    const parsed = await simpleParser(msg.source, { skipTextToHtml: true });
+    const parsed = await (await loadMailparser()).simpleParser(msg.source, { skipTextToHtml: true });
     return messageOf(id, parsed, (msg.size ?? 0) > MAX_MESSAGE_BYTES);
   });
 }

@@ -2,10 +2,11 @@
  * The user's incoming mail, wherever the settings say it is: a Maildir, an mbox file, or an IMAP account. Answers
  * short summaries for a listing and one message's text, both cut to sizes a small model can take.
  */
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import type { ToolContext } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { imapList, imapRead } from './imapMail.js';
+import { loadMailparser } from './mailLibraries.js';
 import { maildirMessages, mboxMessages, shortId, type RawMessage } from './localMail.js';
 import { messageOf, summaryOf, type MailMessage, type MailSummary } from './mailMessage.js';
 
@@ -42,7 +43,9 @@ async function localMessages(ctx: ToolContext): Promise<RawMessage[]> {
 
 async function parseHeaders(raw: RawMessage): Promise<ParsedMail | undefined> {
   try {
-    return await simpleParser((await raw.read('headers')).bytes, { skipHtmlToText: true, skipTextToHtml: true });
+    return await (
+      await loadMailparser()
+    ).simpleParser((await raw.read('headers')).bytes, { skipHtmlToText: true, skipTextToHtml: true });
   } catch {
     // One unreadable message must not hide the others.
     return undefined;
@@ -93,7 +96,7 @@ export async function readMail(ctx: ToolContext, id: string): Promise<MailMessag
     const { bytes, truncated } = await raw.read('all');
     let parsed: ParsedMail;
     try {
-      parsed = await simpleParser(bytes, { skipTextToHtml: true });
+      parsed = await (await loadMailparser()).simpleParser(bytes, { skipTextToHtml: true });
     } catch (err) {
       throw new ToolError('INVALID_INPUT', `The message ${id} could not be read: ${(err as Error).message}`);
     }

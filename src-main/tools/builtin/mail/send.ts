@@ -1,4 +1,3 @@
-import { createTransport } from 'nodemailer';
 import { objectSchema } from '../files/common.js';
 import type { PackConfig, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
@@ -69,6 +68,7 @@ export const mailSend: ToolDefinition<MailSendArgs> = {
     );
 
     await ctx.services.egress(`${smtp.secure ? 'smtps' : 'smtp'}://${smtp.host}:${smtp.port}`, 'send mail');
+    const { createTransport } = await import('nodemailer');
     const transport = createTransport({
       host: smtp.host,
       port: smtp.port,

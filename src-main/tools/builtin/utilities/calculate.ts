@@ -27,7 +27,7 @@ export const calculate: ToolDefinition<CalculateArgs> = {
     };
   },
   async run(args) {
-    const { text } = evaluateSafely(args.expression);
+    const { text } = await evaluateSafely(args.expression);
     return { result: { expression: args.expression, result: text } };
   },
 };

@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
-import { evaluateSafely, math } from './safeMath.js';
+import { evaluateSafely, loadMath } from './safeMath.js';
 
 export type ConvertUnitsArgs = { value: number; from: string; to: string };
 
@@ -38,6 +38,7 @@ export const convertUnits: ToolDefinition<ConvertUnitsArgs> = {
     };
   },
   async run(args) {
+    const { math } = await loadMath();
     const from = unitName(args.from);
     const to = unitName(args.to);
     // Unit names go through the same checked evaluator; only names that are units get this far.
@@ -49,7 +50,7 @@ export const convertUnits: ToolDefinition<ConvertUnitsArgs> = {
         );
       }
     }
-    const { value, text } = evaluateSafely(`${Number(args.value)} ${from} to ${to}`);
+    const { value, text } = await evaluateSafely(`${Number(args.value)} ${from} to ${to}`);
     const number = math.isUnit(value) ? value.toNumber(to) : undefined;
     return {
       result: {

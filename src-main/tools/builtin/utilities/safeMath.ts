@@ -3,25 +3,45 @@
  * numbers, units, operators and an allowed list of functions pass, so nothing can define functions or units,
  * import, re-enter the parser, or build a huge matrix; a result that is not finite is refused.
  */
-import { all, create, type MathNode } from 'mathjs';
+import type { MathJsInstance, MathNode } from 'mathjs';
 import { ToolError } from '../../toolTypes.js';
-
-// `all` is typed as possibly undefined by mathjs's declarations; it is always present.
-const math = create(all as NonNullable<typeof all>, { number: 'number' });
-const { evaluate, parse, format } = math;
 
 // Belt and braces: even if a name slipped past the check below, these no longer reach the parser or the units.
 const disabled = (name: string) => () => {
   throw new ToolError('INVALID_INPUT', `${name} is not allowed in a calculation.`);
 };
-math.import(
-  Object.fromEntries(
-    ['import', 'createUnit', 'evaluate', 'parse', 'compile', 'simplify', 'derivative', 'resolve', 'reviver'].map(
-      (name) => [name, disabled(name)],
-    ),
-  ),
-  { override: true },
-);
+
+/** The limited instance, and its parser and evaluator taken before they were disabled for expressions. */
+export interface SafeMath {
+  readonly math: MathJsInstance;
+  readonly parse: MathJsInstance['parse'];
+  readonly evaluate: MathJsInstance['evaluate'];
+  readonly format: MathJsInstance['format'];
+}
+
+let loading: Promise<SafeMath> | undefined;
+
+/**
+ * mathjs, limited as above. It takes seconds to load (2.3 s on a 2-core machine), so it is loaded by the first
+ * calculation rather than with the tool list, which the app and every tool worker read at start.
+ */
+export function loadMath(): Promise<SafeMath> {
+  loading ??= import('mathjs').then(({ all, create }) => {
+    // `all` is typed as possibly undefined by mathjs's declarations; it is always present.
+    const math = create(all as NonNullable<typeof all>, { number: 'number' });
+    const { parse, evaluate, format } = math;
+    math.import(
+      Object.fromEntries(
+        ['import', 'createUnit', 'evaluate', 'parse', 'compile', 'simplify', 'derivative', 'resolve', 'reviver'].map(
+          (name) => [name, disabled(name)],
+        ),
+      ),
+      { override: true },
+    );
+    return { math, parse, evaluate, format };
+  });
+  return loading;
+}
 
 export const MAX_EXPRESSION = 500;
 const MAX_ARRAY_ITEMS = 1000;
@@ -113,12 +133,13 @@ function check(root: MathNode): void {
   });
 }
 
-function finite(value: unknown): boolean {
+function finite(math: MathJsInstance, value: unknown): boolean {
+  const each = (item: unknown) => finite(math, item);
   if (typeof value === 'number') return Number.isFinite(value);
   if (math.isUnit(value)) return value.value === null || Number.isFinite(value.value as number);
   if (math.isComplex(value)) return Number.isFinite(value.re) && Number.isFinite(value.im);
-  if (math.isMatrix(value)) return (value.toArray() as unknown[]).flat(Infinity).every(finite);
-  if (Array.isArray(value)) return value.flat(Infinity).every(finite);
+  if (math.isMatrix(value)) return (value.toArray() as unknown[]).flat(Infinity).every(each);
+  if (Array.isArray(value)) return value.flat(Infinity).every(each);
   return typeof value === 'boolean';
 }
 
@@ -133,7 +154,8 @@ function percentOf(expression: string): string {
 }
 
 /** Evaluates a checked expression; every refusal is a ToolError INVALID_INPUT with the reason. */
-export function evaluateSafely(input: string): Evaluated {
+export async function evaluateSafely(input: string): Promise<Evaluated> {
+  const { math, evaluate, parse, format } = await loadMath();
   if (input.length > MAX_EXPRESSION) refuse(`The expression is longer than ${MAX_EXPRESSION} characters.`);
   const expression = percentOf(input);
   let tree: MathNode;
@@ -151,8 +173,6 @@ export function evaluateSafely(input: string): Evaluated {
     refuse(`"${expression}" cannot be computed: ${(err as Error).message}`);
   }
   if (typeof value === 'function') refuse(`"${expression}" names a function; call it with a value.`);
-  if (!finite(value)) refuse(`The result of "${expression}" is too large (or not a number) to compute.`);
+  if (!finite(math, value)) refuse(`The result of "${expression}" is too large (or not a number) to compute.`);
   return { value, text: format(value, { precision: 14 }) };
 }
-
-export { math };

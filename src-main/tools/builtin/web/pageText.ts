@@ -1,5 +1,4 @@
 import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
 
 /** The little of a DOM node the text walk needs (linkedom's nodes; src-main has no DOM types). */
 interface DomNode {
@@ -60,7 +59,9 @@ const BLOCKS = new Set([
  * which runs no scripts and loads nothing. A page without an article (a short one, an index) gives its body text
  * without scripts, styles and navigation. Paragraphs stay apart; headings and list items are marked.
  */
-export function pageText(html: string): PageText {
+export async function pageText(html: string): Promise<PageText> {
+  // linkedom takes half a second to load; the tool list (read by the app and every tool worker at start) need not.
+  const { parseHTML } = await import('linkedom');
   const { document } = parseHTML(html) as unknown as { document: LinkedomDocument };
   const title = clean(document.title ?? '');
   drop(document, FURNITURE);

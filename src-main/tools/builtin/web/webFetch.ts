@@ -75,7 +75,8 @@ export const webFetch: ToolDefinition<WebFetchArgs> = {
         `${response.url.href} is ${response.mediaType || 'binary data'}, not a page that can be read as text.`,
       );
     const raw = decodeBody(response, kind === 'html');
-    const page = kind === 'html' ? pageText(raw) : { title: '', text: kind === 'json' ? prettyJson(raw) : raw.trim() };
+    const page =
+      kind === 'html' ? await pageText(raw) : { title: '', text: kind === 'json' ? prettyJson(raw) : raw.trim() };
     const text = cut(page.text, maxChars);
     const truncated = text.length < page.text.length || response.truncated;
     return {
