@@ -20,6 +20,7 @@ import { inspectGguf } from './gguf/ggufInspect.js';
 import { ensurePrefix, modelFileIdentity, PrefixStateCache, sharedPrefixTokens } from './prefixCache.js';
 import { contextMemoryOptions, modelMemoryOptions } from './memoryPlan.js';
 import { SerialQueue } from './serialQueue.js';
+import { ToolGrammarCheck } from './toolGrammars.js';
 import { SYNTHETIC_MODEL_KEY } from './synthetic/makeModel.js';
 
 /** The user's model settings that apply when a model loads (see modelSettings.ts); read at every load. */
@@ -143,11 +144,13 @@ export class LlamaEngine implements ChatEngine {
   private readonly queue = new SerialQueue();
   private activeGeneration: AbortController | undefined;
   private readonly prefixCache: PrefixStateCache | undefined;
+  private readonly grammars: ToolGrammarCheck;
 
   constructor(
     private readonly config: EngineConfig,
     private readonly loadSettings?: () => LoadSettings,
   ) {
+    this.grammars = new ToolGrammarCheck(() => this.getLlama(), config.log ?? ((line) => console.warn(line)));
     if (config.prefixCacheDir) {
       this.prefixCache = new PrefixStateCache({
         dir: config.prefixCacheDir,
@@ -265,7 +268,8 @@ export class LlamaEngine implements ChatEngine {
         const plan = planContext(loaded.model, session.chatWrapper, contextSize, this.config.systemPrompt, options);
         const history = this.chatHistory({ ...options, history: plan.history });
         session.setChatHistory(history);
-        const toolOptions = this.toolOptions(loaded, options, controller, script);
+        const tools = options.tools?.length ? await this.grammars.usable(options.tools) : options.tools;
+        const toolOptions = this.toolOptions(loaded, { ...options, ...(tools ? { tools } : {}) }, controller, script);
         const meterBefore = sequence.tokenMeter.getState();
         const started = performance.now();
         // The system prompt and tool definitions every task starts with: kept in the sequence, else loaded from
