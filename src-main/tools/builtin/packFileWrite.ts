@@ -29,6 +29,19 @@ export async function writePackFile(ctx: ToolContext, file: string, content: str
     return { kind: 'remove-created', path: file };
   }
   if (!existing.isFile()) throw new ToolError('NOT_A_FILE', `${file} is not a regular file.`);
+  return replaceKeepingBackup(ctx, file, content, existing.mode);
+}
+
+/**
+ * Replaces an existing regular file (already confined by the path guard) in one rename, its old version copied into
+ * the trash first; answers the record that puts the copy back.
+ */
+export async function replaceKeepingBackup(
+  ctx: ToolContext,
+  file: string,
+  content: string,
+  mode: number,
+): Promise<UndoRecord> {
   const backup = await trashSlot(ctx, path.basename(file));
   try {
     await copyFile(file, backup, constants.COPYFILE_EXCL);
@@ -37,7 +50,7 @@ export async function writePackFile(ctx: ToolContext, file: string, content: str
     throw fsError(err, file);
   }
   try {
-    await writeFileAtomically(file, content, { mode: existing.mode & 0o7777 });
+    await writeFileAtomically(file, content, { mode: mode & 0o7777 });
   } catch (err) {
     await rm(path.dirname(backup), { recursive: true, force: true }).catch(() => undefined);
     throw fsError(err, file);

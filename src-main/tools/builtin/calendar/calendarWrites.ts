@@ -4,19 +4,12 @@
  * left with no event goes to the trash (`untrash`). Every path is confined to the calendar folder by the path
  * guard, and files are replaced by a temp file and a rename, never rewritten in place.
  */
-import { constants } from 'node:fs';
-import { copyFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  createExclusive,
-  fsError,
-  resolveEntry,
-  resolveForCreate,
-  writeFileAtomically,
-} from '../../sandbox/pathGuard.js';
+import { createExclusive, fsError, resolveEntry, resolveForCreate } from '../../sandbox/pathGuard.js';
 import type { GrantedRoot, ToolContext, UndoRecord } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
-import { lstatOrNull, moveIntoTrash, trashSlot } from '../files/fsHelpers.js';
+import { lstatOrNull, moveIntoTrash } from '../files/fsHelpers.js';
+import { replaceKeepingBackup } from '../packFileWrite.js';
 import type { CalendarFile, Component } from './calendarFiles.js';
 import { readCalendarFolder, serializeCalendars } from './calendarFiles.js';
 
@@ -90,20 +83,7 @@ export async function replaceFileText(
   const { path: file } = await resolveForCreate(packRoots(folder), target);
   const existing = await lstatOrNull(file);
   if (existing === undefined || !existing.isFile()) throw new ToolError('NOT_FOUND', `${target} is no longer there.`);
-  const backup = await trashSlot(ctx, path.basename(file));
-  try {
-    await copyFile(file, backup, constants.COPYFILE_EXCL);
-  } catch (err) {
-    await rmdir(path.dirname(backup)).catch(() => undefined);
-    throw fsError(err, file);
-  }
-  try {
-    await writeFileAtomically(file, text, { mode: existing.mode & 0o7777 });
-  } catch (err) {
-    await rm(path.dirname(backup), { recursive: true, force: true }).catch(() => undefined);
-    throw fsError(err, file);
-  }
-  return { kind: 'restore-file', path: file, backup };
+  return replaceKeepingBackup(ctx, file, text, existing.mode);
 }
 
 /** Moves a file to the trash; undone by bringing it back. */
