@@ -42,7 +42,7 @@ export function agentToolsFrom(actions: ToolActions): AgentTools {
         .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
     },
     async call(taskId, name, args, signal) {
-      let result = await actions.propose({ taskId, tool: name, args, actor: 'model', interactive: true });
+      let result = await actions.propose({ taskId, tool: name, args, actor: 'model', interactive: true, signal });
       // A prompt in the chat: the reply waits for the user's answer (or for the user to stop it).
       if (result.status === 'needs-permission') result = await actions.awaitAnswer(result.call.id, signal);
       return describeForModel(result);

@@ -35,12 +35,12 @@ function tool(name: string, risk: ToolDefinition['risk']): ToolDefinition {
 
 /** A sandbox stand-in that records what ran; tools/sandbox has its own tests against the real worker. */
 function fakeRunner(outcomes: Record<string, ToolOutcome> = {}) {
-  const ran: Array<{ tool: string; args: unknown }> = [];
+  const ran: Array<{ tool: string; args: unknown; signal?: AbortSignal }> = [];
   const undone: unknown[] = [];
   const runner: ToolRunner = {
     trashDir: mkdtempSync(join(tmpdir(), 'hb-trash-')),
-    async run(name, args) {
-      ran.push({ tool: name, args });
+    async run(name, args, options) {
+      ran.push({ tool: name, args, ...(options.signal ? { signal: options.signal } : {}) });
       return outcomes[name] ?? { result: `${name} ok` };
     },
     async undo(record) {
@@ -207,6 +207,45 @@ describe('ToolActions', () => {
     });
     expect(result).toMatchObject({ status: 'needs-permission', call: { state: 'expired' } });
     expect(ran).toEqual([]);
+  });
+
+  it("hands the runner the proposing reply's stop signal, so stopping the reply cancels the call it is running", async () => {
+    const { actions, ran } = setup(undefined, { tools: { list_folder: 'auto' } });
+    const reply = new AbortController();
+    const args = { path: '.' };
+    await actions.propose({
+      taskId: 't',
+      tool: 'list_folder',
+      args,
+      actor: 'model',
+      interactive: true,
+      signal: reply.signal,
+    });
+    expect(ran.at(-1)?.signal).toBe(reply.signal);
+    // Asked first: the signal of the reply waiting for the answer is the one the run gets.
+    const asked = await actions.propose({
+      taskId: 't',
+      tool: 'move',
+      args,
+      actor: 'model',
+      interactive: true,
+    });
+    const waiting = new AbortController();
+    const answer = actions.awaitAnswer(asked.call!.id, waiting.signal);
+    await actions.answerPrompt(asked.call!.id, 'allow-once');
+    await answer;
+    expect(ran.at(-1)?.signal).toBe(waiting.signal);
+    // A queued call runs when approved, long after its reply: stopping that reply cannot cancel it.
+    const queued = await actions.propose({
+      taskId: 't',
+      tool: 'delete_permanently',
+      args,
+      actor: 'model',
+      interactive: true,
+      signal: reply.signal,
+    });
+    await actions.approve(queued.call!.id, 'user');
+    expect(ran.at(-1)).toEqual({ tool: 'delete_permanently', args });
   });
 
   it('does not offer, and refuses, a tool the policy switched off', async () => {

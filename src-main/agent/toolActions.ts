@@ -65,6 +65,8 @@ export class ToolActions {
   private readonly newId: () => string;
   /** Replies waiting for the user's answer to a prompt, by call id. */
   private readonly waiting = new Map<string, (result: ProposalResult) => void>();
+  /** The stop signal of the reply each call belongs to, by call id: stopping the reply cancels its running call. */
+  private readonly stops = new Map<string, AbortSignal>();
 
   constructor(private readonly deps: ToolActionsDeps) {
     this.now = deps.now ?? Date.now;
@@ -99,6 +101,8 @@ export class ToolActions {
     actor: Actor;
     /** Someone can answer a prompt now (the chat); otherwise a call that needs one is not run. */
     interactive: boolean;
+    /** The proposing reply's stop: aborting it cancels the call if it is running (a queued call is not tied to it). */
+    signal?: AbortSignal;
   }): Promise<ProposalResult> {
     const { store, registry } = this.deps;
     const { taskId, actor } = input;
@@ -154,6 +158,7 @@ export class ToolActions {
       },
     );
 
+    if (input.signal && decision.gate !== 'queue') this.stops.set(call.id, input.signal);
     switch (decision.gate) {
       case 'none': {
         // Recorded as decided by policy (or by the task's grant) before it runs.
@@ -198,9 +203,11 @@ export class ToolActions {
     // The answer may already be in (a quick click, a script): then report what became of the call.
     const settled = this.settledResult(this.get(id));
     if (settled) return Promise.resolve(settled);
+    this.stops.set(id, signal);
     return new Promise((resolve) => {
       const onAbort = () => {
         this.waiting.delete(id);
+        this.stops.delete(id);
         this.deps.store.toolCalls.decide(id, 'pending', 'expired', {
           decision: 'deny',
           by: 'policy',
@@ -349,9 +356,11 @@ export class ToolActions {
     const started = this.now();
     try {
       mkdirSync(executor.trashDir, { recursive: true });
+      const signal = this.stops.get(id);
       const outcome = await executor.run(call.tool, call.args as Record<string, JsonValue>, {
         roots: this.roots(),
         packs: this.deps.packs(),
+        ...(signal ? { signal } : {}),
       });
       store.toolCalls.finish(id, { state: 'done', result: outcome.result, undo: outcome.undo, now: this.now() });
       if (outcome.untrustedSource && call.taskId)
@@ -370,10 +379,13 @@ export class ToolActions {
         durationMs: this.now() - started,
       });
       return { status: 'failed', call: this.changed(id), error: message };
+    } finally {
+      this.stops.delete(id);
     }
   }
 
   private refuse(call: ToolCall, by: 'user' | 'cli', reason: string | null): ProposalResult {
+    this.stops.delete(call.id);
     const from = call.state === 'interrupted' ? 'interrupted' : 'pending';
     if (!this.deps.store.toolCalls.decide(call.id, from, 'denied', { decision: 'deny', by, reason, now: this.now() })) {
       return this.alreadyDecided(call.id);
