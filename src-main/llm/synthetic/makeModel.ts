@@ -2,7 +2,7 @@ import { GgmlType, type WritableGgmlType } from '../gguf/ggufFormat.js';
 import { writeGguf, type GgufMetaValue, type GgufTensorSource } from '../gguf/ggufWriter.js';
 import { QWEN35_0_8B, TINY_QWEN35, qwen35Metadata, qwen35Tensors, type Qwen35Shape } from './qwen35Layout.js';
 import { loadQwenTokenizer } from './qwenTokenizer.js';
-import { onesTensor, randomTensor } from './syntheticTensors.js';
+import { onesTensor, randomTensor, transformerMetadata, u32 } from './syntheticTensors.js';
 
 /** A plain transformer (llama.cpp's qwen3 architecture). */
 export interface Qwen3Shape {
@@ -70,16 +70,8 @@ export interface MakeModelOptions {
 /** The layers of a qwen3 model: every layer full attention with q/k norms, tied embeddings. */
 function qwen3Layout(shape: Qwen3Shape, type: WritableGgmlType, seed: number) {
   const arch = shape.arch;
-  const u32 = (value: number): GgufMetaValue => ({ type: 'u32', value });
   const metadata: Array<readonly [string, GgufMetaValue]> = [
-    [`${arch}.context_length`, u32(shape.contextLength)],
-    [`${arch}.embedding_length`, u32(shape.hidden)],
-    [`${arch}.block_count`, u32(shape.layers)],
-    [`${arch}.feed_forward_length`, u32(shape.ffn)],
-    [`${arch}.attention.head_count`, u32(shape.heads)],
-    [`${arch}.attention.head_count_kv`, u32(shape.kvHeads)],
-    [`${arch}.attention.key_length`, u32(shape.headDim)],
-    [`${arch}.attention.value_length`, u32(shape.headDim)],
+    ...transformerMetadata(shape),
     [`${arch}.rope.freq_base`, { type: 'f32', value: 1_000_000 }],
     [`${arch}.attention.layer_norm_rms_epsilon`, { type: 'f32', value: 1e-6 }],
   ];
@@ -125,7 +117,6 @@ export function makeModel(options: MakeModelOptions): { path: string; bytes: num
     shape.arch === 'qwen35'
       ? { metadata: qwen35Metadata(shape), tensors: qwen35Tensors(shape, type, options.seed) }
       : qwen3Layout(shape, type, options.seed);
-  const u32 = (value: number): GgufMetaValue => ({ type: 'u32', value });
   const metadata: Array<readonly [string, GgufMetaValue]> = [
     ['general.architecture', { type: 'string', value: shape.arch }],
     [

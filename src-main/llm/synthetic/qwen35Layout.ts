@@ -1,7 +1,7 @@
 import { GgmlType, type WritableGgmlType } from '../gguf/ggufFormat.js';
 import type { GgufMetaValue, GgufTensorSource } from '../gguf/ggufWriter.js';
 import { deriveSeed, mulberry32 } from './prng.js';
-import { onesTensor, randomTensor, vectorTensor } from './syntheticTensors.js';
+import { onesTensor, randomTensor, transformerMetadata, u32, vectorTensor } from './syntheticTensors.js';
 
 /**
  * The tensor layout and metadata of llama.cpp's `qwen35` architecture (Qwen3.5 dense models), as llama.cpp's
@@ -105,20 +105,12 @@ export function isLinearAttentionLayer(shape: Qwen35Shape, index: number): boole
 /** The architecture's own metadata keys (general.* and the tokenizer's are the caller's). */
 export function qwen35Metadata(shape: Qwen35Shape): Array<readonly [string, GgufMetaValue]> {
   const arch = shape.arch;
-  const u32 = (value: number): GgufMetaValue => ({ type: 'u32', value });
   const sections = shape.ropeSections.reduce((a, b) => a + b, 0);
   if (sections * 2 > shape.ropeDims || shape.ropeDims > shape.headDim) {
     throw new Error(`qwen35: rope sections ${shape.ropeSections.join(',')} do not fit ${shape.ropeDims} rotary dims`);
   }
   return [
-    [`${arch}.context_length`, u32(shape.contextLength)],
-    [`${arch}.embedding_length`, u32(shape.hidden)],
-    [`${arch}.block_count`, u32(shape.layers)],
-    [`${arch}.feed_forward_length`, u32(shape.ffn)],
-    [`${arch}.attention.head_count`, u32(shape.heads)],
-    [`${arch}.attention.head_count_kv`, u32(shape.kvHeads)],
-    [`${arch}.attention.key_length`, u32(shape.headDim)],
-    [`${arch}.attention.value_length`, u32(shape.headDim)],
+    ...transformerMetadata(shape),
     [`${arch}.attention.layer_norm_rms_epsilon`, { type: 'f32', value: 1e-6 }],
     [`${arch}.rope.freq_base`, { type: 'f32', value: shape.ropeFreqBase }],
     [`${arch}.rope.dimension_count`, u32(shape.ropeDims)],

@@ -1,5 +1,5 @@
 import { GgmlType, type WritableGgmlType } from '../gguf/ggufFormat.js';
-import type { GgufTensorSource } from '../gguf/ggufWriter.js';
+import type { GgufMetaValue, GgufTensorSource } from '../gguf/ggufWriter.js';
 import { deriveSeed, mulberry32 } from './prng.js';
 import { encodeValues } from './quantize.js';
 
@@ -53,4 +53,32 @@ export function vectorTensor(name: string, size: number, valueAt: (index: number
 /** Norm weights of 1, so activations keep their scale. */
 export function onesTensor(name: string, size: number): GgufTensorSource {
   return vectorTensor(name, size, () => 1);
+}
+
+/** The shape keys every generated architecture writes first, in this order (the files' bytes depend on it). */
+export interface TransformerShape {
+  readonly arch: string;
+  readonly contextLength: number;
+  readonly hidden: number;
+  readonly layers: number;
+  readonly ffn: number;
+  readonly heads: number;
+  readonly kvHeads: number;
+  readonly headDim: number;
+}
+
+export const u32 = (value: number): GgufMetaValue => ({ type: 'u32', value });
+
+export function transformerMetadata(shape: TransformerShape): Array<readonly [string, GgufMetaValue]> {
+  const arch = shape.arch;
+  return [
+    [`${arch}.context_length`, u32(shape.contextLength)],
+    [`${arch}.embedding_length`, u32(shape.hidden)],
+    [`${arch}.block_count`, u32(shape.layers)],
+    [`${arch}.feed_forward_length`, u32(shape.ffn)],
+    [`${arch}.attention.head_count`, u32(shape.heads)],
+    [`${arch}.attention.head_count_kv`, u32(shape.kvHeads)],
+    [`${arch}.attention.key_length`, u32(shape.headDim)],
+    [`${arch}.attention.value_length`, u32(shape.headDim)],
+  ];
 }
