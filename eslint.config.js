@@ -36,7 +36,7 @@ const HIGHER = {
   permissions: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store', 'tools'],
   tools: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store', 'permissions'],
   // The egress guard is the lowest layer: everything that connects out goes through it.
-  net: [
+  privacy: [
     'host',
     'agent',
     'server',
@@ -62,9 +62,9 @@ const MAIN_FOLDERS = [
   'host',
   'ipc',
   'llm',
-  'net',
   'permissions',
   'preload',
+  'privacy',
   'server',
   'store',
   'testing',

@@ -34,7 +34,7 @@ import { HistoryService } from '../history/historyService.js';
 import { appRoot, appVersion } from '../util/appPaths.js';
 import { loadCatalog } from './catalog.js';
 import { ModelLibrary } from './modelLibrary.js';
-import { EgressGuard } from '../net/egressGuard.js';
+import { EgressGuard } from '../privacy/egressGuard.js';
 import { recoverOrNotice } from './startupRecovery.js';
 import { Doctor } from '../llm/doctor.js';
 import { overridesFrom } from '../llm/modelSettings.js';
@@ -101,6 +101,10 @@ export function defaultReplyOptions(env: NodeJS.ProcessEnv = process.env): Reply
     maxTokens: Number.isInteger(maxTokens) && maxTokens > 0 ? maxTokens : DEFAULT_MAX_TOKENS,
     temperature: env.HOMEBODY_TEMPERATURE && temperature >= 0 && temperature <= 2 ? temperature : DEFAULT_TEMPERATURE,
   };
+}
+
+function notBuiltYet(): never {
+  throw new HomebodyError('INTERNAL', 'Not built yet.');
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -298,6 +302,13 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'policy.get': async () => policy,
     'packs.settings': async () => packs.view(),
     'packs.setSettings': async (patch) => packs.set(patch),
+    // BUILDING (issue 7): replaced by the privacy services being built this session.
+    'privacy.ledger': async () => notBuiltYet(),
+    'privacy.network': async () => notBuiltYet(),
+    'privacy.setNetwork': async () => notBuiltYet(),
+    'privacy.allow': async () => notBuiltYet(),
+    'privacy.storage': async () => notBuiltYet(),
+    'privacy.deleteAllData': async () => notBuiltYet(),
     'device.answer': async (answer) => ({ accepted: device.answer?.(answer) ?? false }),
     ...mcp.handlers,
     'policy.set': async ({ policy: raw }) => setPolicy(raw),

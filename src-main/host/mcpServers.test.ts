@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostEvent, McpServerView, Policy } from '../../src-shared/contract/index.js';
 import { ToolActions } from '../agent/toolActions.js';
-import { EgressGuard } from '../net/egressGuard.js';
+import { EgressGuard } from '../privacy/egressGuard.js';
 import { emptyPolicy } from '../permissions/policy.js';
 import { openStore, type Store } from '../store/store.js';
 import {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ApiResponse, HostEvent, mcpApiSchemas } from '../../src-shared/contract/index.js';
-import type { EgressGuard } from '../net/egressGuard.js';
+import type { EgressGuard } from '../privacy/egressGuard.js';
 import type { Store } from '../store/store.js';
 import { McpManager } from '../tools/mcp/mcpManager.js';
 import { routeToolRunner } from '../tools/mcp/mcpToolRouter.js';

@@ -18,7 +18,7 @@ import { DownloadManager, type DownloadRecord, type DownloadRecordStore } from '
 import { sha256File, type Verified } from '../llm/download/verifyFile.js';
 import { inspectGguf } from '../llm/gguf/ggufInspect.js';
 import { SerialQueue } from '../llm/serialQueue.js';
-import type { EgressGuard } from '../net/egressGuard.js';
+import type { EgressGuard } from '../privacy/egressGuard.js';
 import type { Store } from '../store/store.js';
 import type { StoredModel } from '../store/repos/modelsRepo.js';
 

@@ -26,8 +26,8 @@ describe('import rules', () => {
     ['src-main/agent/x.ts', "import { spawn } from 'node:child_process';"],
     ['src-main/tools/x.ts', "import { ToolActions } from '../agent/toolActions.js';"],
     ['src-main/permissions/x.ts', "import { openStore } from '../store/store.js';"],
-    ['src-main/net/x.ts', "import { createHost } from '../host/createHost.js';"],
-    ['src-main/net/x.ts', "import { LlamaEngine } from '../llm/llamaEngine.js';"],
+    ['src-main/privacy/x.ts', "import { createHost } from '../host/createHost.js';"],
+    ['src-main/privacy/x.ts', "import { LlamaEngine } from '../llm/llamaEngine.js';"],
   ])('refuses in %s: %s', async (file, code) => {
     expect(await restrictedImports(file, `${code}\nexport {};\n`)).not.toEqual([]);
   });
@@ -41,7 +41,7 @@ describe('import rules', () => {
     ['src-main/tools/sandbox/x.ts', "import { fork } from 'node:child_process';"],
     ['src-main/cli/x.test.ts', "import { execFile } from 'node:child_process';"],
     ['src-main/testing/x.ts', "import { execFile } from 'node:child_process';"],
-    ['src-main/llm/download/x.ts', "import { EgressGuard } from '../../net/egressGuard.js';"],
+    ['src-main/llm/download/x.ts', "import { EgressGuard } from '../../privacy/egressGuard.js';"],
   ])('allows in %s: %s', async (file, code) => {
     expect(await restrictedImports(file, `${code}\nexport {};\n`)).toEqual([]);
   });

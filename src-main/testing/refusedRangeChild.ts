@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DownloadManager, type DownloadRecord } from '../llm/download/downloadManager.js';
-import { EgressGuard } from '../net/egressGuard.js';
+import { EgressGuard } from '../privacy/egressGuard.js';
 import { ModelServer } from './modelServer.js';
 
 const server = await ModelServer.start(process.argv[2] ?? '', 'tiny.gguf', { refuseRangesWith: 403 });

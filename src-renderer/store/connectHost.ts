@@ -27,6 +27,8 @@ export function connectHost(
         case 'download.progress':
         case 'models.changed':
         case 'mcp.changed':
+        case 'egress.recorded':
+        case 'privacy.dataDeleted':
           buffer.flush();
           store.getState().applyEvent(event);
           return;

@@ -163,6 +163,10 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
       return {};
     case 'mcp.changed':
       return { mcpServers: event.servers };
+    // BUILDING (issue 7): the Privacy page's slice takes these.
+    case 'egress.recorded':
+    case 'privacy.dataDeleted':
+      return {};
     default:
       return event satisfies never;
   }

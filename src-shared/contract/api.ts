@@ -5,6 +5,7 @@ import { doctorApiSchemas } from './doctor.js';
 import { AppErrorSchema } from './errors.js';
 import { historyApiSchemas } from './history.js';
 import { packsApiSchemas } from './packs.js';
+import { privacyApiSchemas } from './privacy.js';
 import { mcpApiSchemas } from './mcp.js';
 import { CatalogEntrySchema, ModelStateSchema } from './model.js';
 import { modelsApiSchemas } from './models.js';
@@ -108,6 +109,7 @@ export const apiSchemas = {
   ...mcpApiSchemas,
   ...modelsApiSchemas,
   ...doctorApiSchemas,
+  ...privacyApiSchemas,
 } as const;
 
 export type ApiSchemas = typeof apiSchemas;

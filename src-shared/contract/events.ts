@@ -3,6 +3,7 @@ import { MessageSchema, TaskSummarySchema } from './chat.js';
 import { DeviceRequestEventSchema, ReminderDueEventSchema } from './device.js';
 import { McpServerViewSchema } from './mcp.js';
 import { ModelStateSchema } from './model.js';
+import { DataDeletedEventSchema, EgressRecordedEventSchema } from './privacy.js';
 import { DownloadProgressEventSchema, ModelsChangedEventSchema } from './models.js';
 import { ToolCallSchema } from './tools.js';
 
@@ -38,6 +39,10 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   ReminderDueEventSchema,
   /** An MCP server started, stopped, failed, or its tools changed; carries the whole list. */
   z.object({ type: z.literal('mcp.changed'), servers: z.array(McpServerViewSchema) }),
+  /** A connection was recorded in the egress ledger (or its bytes changed). */
+  EgressRecordedEventSchema,
+  /** All data was deleted (Privacy page); the renderer starts over. */
+  DataDeletedEventSchema,
 ]);
 export type HostEvent = z.infer<typeof HostEventSchema>;
 export type HostEventType = HostEvent['type'];

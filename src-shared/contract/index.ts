@@ -6,6 +6,7 @@ export * from './errors.js';
 export * from './events.js';
 export * from './history.js';
 export * from './packs.js';
+export * from './privacy.js';
 export * from './mcp.js';
 export * from './model.js';
 export * from './models.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Download } from '../../../src-shared/contract/index.js';
-import { EgressGuard } from '../../net/egressGuard.js';
+import { EgressGuard } from '../../privacy/egressGuard.js';
 import { REPO_ROOT } from '../../testing/cliProcess.js';
 import { ModelServer, type ModelServerOptions } from '../../testing/modelServer.js';
 import {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { HomebodyError, type AppError, type Download, type DownloadState } from '../../../src-shared/contract/index.js';
-import type { EgressGuard, EgressTicket } from '../../net/egressGuard.js';
+import type { EgressGuard, EgressTicket } from '../../privacy/egressGuard.js';
 import { SerialQueue } from '../serialQueue.js';
 import { startFileDownload, type FileDownloadRun, type RunProgress } from './fileDownload.js';
 import { huggingFaceEndpoint, resolveDownloadTarget, safeFileName } from './downloadTarget.js';

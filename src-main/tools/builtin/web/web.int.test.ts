@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type HostInternals } from '../../../host/createHost.js';
-import { EgressGuard } from '../../../net/egressGuard.js';
+import { EgressGuard } from '../../../privacy/egressGuard.js';
 import { testPackConfig } from '../../packFixture.js';
 import { ToolExecutor } from '../../sandbox/toolExecutor.js';
 import { startWebTestServer, type WebTestServer } from './webTestServer.js';
