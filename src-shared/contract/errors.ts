@@ -28,6 +28,11 @@ export const ErrorCodeSchema = z.enum([
   'UNKNOWN_METHOD',
   'STORE_ERROR',
   'STORAGE_FULL',
+  /**
+   * A stored secret (a mail password, an MCP token) could not be sealed or opened: the key file is unsafe or
+   * unreadable, or the value was altered or sealed with a key that is gone. The message says which.
+   */
+  'SECRET_STORE_ERROR',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
