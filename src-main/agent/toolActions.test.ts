@@ -192,7 +192,10 @@ describe('ToolActions', () => {
     expect(await propose('move', { path: 'a' })).toMatchObject({ status: 'done' });
     expect(await propose('list_folder', { path: 'Downloads' })).toMatchObject({ status: 'done' });
     const tainted = await propose('move', { path: 'b' });
-    expect(tainted).toMatchObject({ status: 'needs-permission', call: { taint: ['Downloads/offer.txt'] } });
+    expect(tainted).toMatchObject({
+      status: 'needs-permission',
+      call: { taint: ['Downloads/offer.txt (via list_folder)'] },
+    });
     expect((await actions.answerPrompt(tainted.call!.id, 'allow-once')).status).toBe('done');
   });
 

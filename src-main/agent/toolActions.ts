@@ -41,6 +41,11 @@ export interface ToolActionsDeps {
 
 export type PromptAnswer = 'allow-once' | 'allow-task' | 'always' | 'deny';
 
+/** One untrusted source as a prompt names it: "mail from eve@example.com (via mail_read)". */
+export function taintNote(source: string, tool: string | null): string {
+  return tool ? `${source} (via ${tool})` : source;
+}
+
 function describeSafely(tool: ToolDefinition, args: Record<string, JsonValue>): ToolDescriptionView {
   try {
     const { title, summary, details } = tool.describe(args);
@@ -124,10 +129,11 @@ export class ToolActions {
       return { status: 'rejected', call: null, error };
     }
     const args = validation.value;
-    const taint = taskId ? store.taskSafety.taintSources(taskId) : [];
+    // The prompt names what was read and which call read it, so the user can tell where an instruction came from.
+    const taint = taskId ? store.taskSafety.taintRecords(taskId).map((t) => taintNote(t.source, t.tool)) : [];
     // A tool that always asks is asked again even after "allow for this task".
     const grantedForTask = taskId && !tool.alwaysAsk ? store.taskSafety.isGranted(taskId, tool.name) : false;
-    const decision = gateFor({ risk: tool.risk, mode, grantedForTask, taint });
+    const decision = gateFor({ risk: tool.risk, mode, grantedForTask, taint, reachesOut: tool.reachesOut === true });
     if ('off' in decision) {
       const error = `${tool.name} is switched off in Homebody's settings.`;
       this.audit(taskId, null, 'denied', 'policy', error, { tool: tool.name, args });

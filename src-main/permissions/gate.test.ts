@@ -29,4 +29,22 @@ describe('gateFor', () => {
     expect(gateFor({ risk: 'write', mode: 'ask', grantedForTask: true, taint })).toEqual({ gate: 'prompt' });
     expect(gateFor({ risk: 'read', mode: 'auto', grantedForTask: false, taint })).toEqual({ gate: 'none' });
   });
+
+  it('after untrusted content, asks before a call that reaches out, even with a task grant, unless the policy says auto', () => {
+    const taint = ['web page evil.example'];
+    expect(gateFor({ risk: 'read', mode: 'ask', grantedForTask: true, taint, reachesOut: true })).toEqual({
+      gate: 'prompt',
+    });
+    expect(gateFor({ risk: 'read', mode: 'ask', grantedForTask: true, taint: [], reachesOut: true })).toEqual({
+      gate: 'none',
+    });
+    expect(gateFor({ risk: 'read', mode: 'ask', grantedForTask: true, taint })).toEqual({ gate: 'none' });
+    // The user's "always allow" stands; the egress guard's host rules still decide where it may connect.
+    expect(gateFor({ risk: 'read', mode: 'auto', grantedForTask: false, taint, reachesOut: true })).toEqual({
+      gate: 'none',
+    });
+    expect(gateFor({ risk: 'read', mode: 'off', grantedForTask: true, taint, reachesOut: true })).toEqual({
+      off: true,
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import type { ImapSettings, MailSource, SmtpSettings } from '../../src-shared/contract/index.js';
+import type { EgressFeature, ImapSettings, MailSource, SmtpSettings } from '../../src-shared/contract/index.js';
 
 /**
  * What a tool is. The main process reads a tool's metadata and `describe()`
@@ -49,13 +49,22 @@ export type DeviceRequest =
   | { readonly kind: 'open'; readonly target: string }
   | { readonly kind: 'notify'; readonly title: string; readonly body: string };
 
+/** What the egress guard answers a tool it let through. */
+export interface EgressGrant {
+  /**
+   * A rule names this exact host, so the web tools may reach it even where it resolves to this machine or the
+   * local network; without one they refuse such an address.
+   */
+  readonly hostNamed: boolean;
+}
+
 /**
  * What the worker asks of the main process during a call. Every network connection a tool opens is asked for
- * first, so the app's egress guard sees (and, offline, refuses) it.
+ * first, naming the feature it is for, so the app's egress guard sees (and, offline, refuses) it.
  */
 export interface ToolServices {
-  /** Resolves when the guard allows `url`; throws ToolError NETWORK_BLOCKED otherwise. */
-  egress(url: string, purpose: string): Promise<void>;
+  /** Resolves when the guard allows `url` for `feature`; throws ToolError NETWORK_BLOCKED otherwise. */
+  egress(url: string, feature: EgressFeature, purpose: string): Promise<EgressGrant>;
   device(request: DeviceRequest): Promise<JsonValue>;
 }
 
@@ -100,6 +109,12 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * address: the user sees the exact target each time).
    */
   readonly alwaysAsk?: boolean;
+  /**
+   * What the call is given leaves the device (a URL requested, a query sent to a search service). Once the task has
+   * read untrusted content such a call asks each time (unless the policy says auto), since injected text could
+   * otherwise put what the task read into the address of a server it chose.
+   */
+  readonly reachesOut?: boolean;
   describe(args: Args): ToolDescription;
   run(args: Args, context: ToolContext): Promise<ToolOutcome>;
 }

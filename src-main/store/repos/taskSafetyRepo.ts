@@ -14,6 +14,10 @@ export function createTaskSafetyRepo(db: Db) {
   const taints = db.prepare<[string], { source: string }>(
     'SELECT source FROM task_taint WHERE task_id = ? ORDER BY at',
   );
+  const taintsWithTool = db.prepare<[string], { source: string; tool: string | null }>(
+    `SELECT t.source, c.tool FROM task_taint t LEFT JOIN tool_calls c ON c.id = t.call_id
+     WHERE t.task_id = ? ORDER BY t.at`,
+  );
   return {
     grant(taskId: string, tool: string, now: number): void {
       grant.run(taskId, tool, now);
@@ -26,6 +30,10 @@ export function createTaskSafetyRepo(db: Db) {
     },
     taintSources(taskId: string): string[] {
       return taints.all(taskId).map((r) => r.source);
+    },
+    /** Each untrusted source with the tool whose call read it (null when no call is on record). */
+    taintRecords(taskId: string): Array<{ source: string; tool: string | null }> {
+      return taintsWithTool.all(taskId).map((r) => ({ source: r.source, tool: r.tool }));
     },
   };
 }

@@ -53,6 +53,7 @@ export const webFetch: ToolDefinition<WebFetchArgs> = {
     ['url'],
   ),
   risk: 'read',
+  reachesOut: true,
   describe(args) {
     const url = shownArg(args.url);
     return {

@@ -62,6 +62,7 @@ export const webSearch: ToolDefinition<WebSearchArgs> = {
     ['query'],
   ),
   risk: 'read',
+  reachesOut: true,
   describe(args) {
     const query = shownArg(args.query);
     return {
