@@ -44,6 +44,7 @@ import { noDevice, type DeviceBridge } from './deviceBridge.js';
 import { PackSettingsService } from './packSettingsService.js';
 import { ReminderScheduler } from './reminderScheduler.js';
 import { createMcpService, type McpService } from './mcpService.js';
+import { describeIssues } from './requestIssues.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
@@ -105,12 +106,6 @@ export function defaultReplyOptions(env: NodeJS.ProcessEnv = process.env): Reply
 
 function notBuiltYet(): never {
   throw new HomebodyError('INTERNAL', 'Not built yet.');
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'request'}: ${issue.message}`)
-    .join('; ');
 }
 
 /**
