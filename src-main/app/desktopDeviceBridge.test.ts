@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,23 +43,75 @@ describe('desktop device bridge', () => {
     expect(await silent.handle({ kind: 'notify', title: 'a', body: 'b' })).toMatchObject({ done: false });
   });
 
-  it('opens only http(s) and mailto URLs externally, and existing absolute files with openPath', async () => {
+  it('opens only http(s) URLs externally, and existing resolved files with openPath', async () => {
     const { desktop, calls } = fakeDesktop();
     const bridge = createDesktopDeviceBridge(desktop);
-    const dir = mkdtempSync(path.join(tmpdir(), 'hb-desktop-'));
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-desktop-')));
     const file = path.join(dir, 'a.pdf');
     writeFileSync(file, '%PDF');
     await bridge.handle({ kind: 'open', target: 'https://example.org/x' });
-    await bridge.handle({ kind: 'open', target: 'mailto:a@example.org' });
+    await bridge.handle({ kind: 'open', target: 'http://example.org' });
     await bridge.handle({ kind: 'open', target: file });
-    for (const target of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://h/s', 'relative/file.txt']) {
-      await expect(bridge.handle({ kind: 'open', target })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await bridge.handle({ kind: 'open', target: dir });
+    expect(calls).toEqual([
+      'external:https://example.org/x',
+      'external:http://example.org/',
+      `path:${file}`,
+      `path:${dir}`,
+    ]);
+    const failing = createDesktopDeviceBridge(fakeDesktop({ openPathError: 'no app for .pdf' }).desktop);
+    await expect(failing.handle({ kind: 'open', target: file })).rejects.toThrow(/no app for \.pdf/);
+  });
+
+  it('hands the OS no other scheme, no credentials and no over-long address, with a clear reason', async () => {
+    const { desktop, calls } = fakeDesktop();
+    const bridge = createDesktopDeviceBridge(desktop);
+    const refused: Array<[string, RegExp]> = [
+      ['file:///etc/passwd', /only http and https/],
+      ['javascript:alert(1)', /only http and https/],
+      ['data:text/html,<b>x</b>', /only http and https/],
+      ['smb://host/share', /only http and https/],
+      ['mailto:a@example.org', /only http and https/],
+      ['ms-settings:privacy', /only http and https/],
+      ['homebody://app/index.html', /only http and https/],
+      ['https://user:pw@example.org/', /user name or password/],
+      [`https://example.org/${'a'.repeat(3000)}`, /at most 2048/],
+      ['https://exa\tmple.org/', /control characters/],
+    ];
+    for (const [target, why] of refused) {
+      await expect(bridge.handle({ kind: 'open', target }), target).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(why),
+      });
     }
+    expect(calls).toEqual([]);
+  });
+
+  it('opens a path only when it is absolute, exists, is its own realpath and is no program', async () => {
+    const { desktop, calls } = fakeDesktop();
+    const bridge = createDesktopDeviceBridge(desktop);
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-desktop-')));
+    writeFileSync(path.join(dir, 'notes.txt'), 'hi');
+    symlinkSync(path.join(dir, 'notes.txt'), path.join(dir, 'link.txt'));
+    writeFileSync(path.join(dir, 'run.sh'), 'echo hi');
+    writeFileSync(path.join(dir, 'tool'), 'binary');
+    chmodSync(path.join(dir, 'tool'), 0o755);
+    await expect(bridge.handle({ kind: 'open', target: 'relative/file.txt' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     await expect(bridge.handle({ kind: 'open', target: path.join(dir, 'missing.txt') })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    expect(calls).toEqual(['external:https://example.org/x', 'external:mailto:a@example.org', `path:${file}`]);
-    const failing = createDesktopDeviceBridge(fakeDesktop({ openPathError: 'no app for .pdf' }).desktop);
-    await expect(failing.handle({ kind: 'open', target: file })).rejects.toThrow(/no app for \.pdf/);
+    await expect(bridge.handle({ kind: 'open', target: path.join(dir, 'link.txt') })).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+    });
+    await expect(bridge.handle({ kind: 'open', target: `${dir}/../${path.basename(dir)}/notes.txt` })).resolves.toEqual(
+      { done: true },
+    );
+    await expect(bridge.handle({ kind: 'open', target: path.join(dir, 'run.sh') })).rejects.toThrow(/program/);
+    if (process.platform !== 'win32') {
+      await expect(bridge.handle({ kind: 'open', target: path.join(dir, 'tool') })).rejects.toThrow(/executable/);
+    }
+    expect(calls).toEqual([`path:${path.join(dir, 'notes.txt')}`]);
   });
 });

@@ -1,6 +1,8 @@
-import { stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { DeviceBridge } from '../host/deviceBridge.js';
+import { externalUrlOrThrow, looksLikeUrl } from '../tools/builtin/device/externalUrl.js';
+import { refuseProgram } from '../tools/builtin/device/openTarget.js';
 import { ToolError, type DeviceRequest, type JsonValue } from '../tools/toolTypes.js';
 
 /** The parts of Electron the desktop bridge uses (main.ts passes Electron's own; tests pass fakes). */
@@ -11,20 +13,32 @@ export interface DesktopShell {
   notify(title: string, body: string): boolean;
 }
 
-/** Only web and mail addresses leave through the default browser or mail app; nothing else is handed to the OS. */
-function externalUrl(target: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    return undefined;
+/**
+ * A file or folder the tool already resolved (realpath, inside the granted or the packs' folders, not a program).
+ * Checked again here, the last step before the OS acts, without the folders (the request does not carry them): an
+ * absolute path that is its own realpath (a link put in its place since the tool's check is refused), and no program.
+ */
+async function checkedPath(target: string): Promise<string> {
+  if (!path.isAbsolute(target) || target.includes('\0')) {
+    throw new ToolError('INVALID_INPUT', 'Homebody opens only http and https addresses and files given by full path.');
   }
-  return url.protocol === 'http:' || url.protocol === 'https:' || url.protocol === 'mailto:' ? url.href : undefined;
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch {
+    throw new ToolError('NOT_FOUND', `${target} does not exist.`);
+  }
+  if (real !== path.normalize(target)) {
+    throw new ToolError('INVALID_PATH', `${target} leads elsewhere (${real}) since it was checked; it was not opened.`);
+  }
+  await refuseProgram(real);
+  return real;
 }
 
 /**
- * The desktop app's device bridge, in Electron's main process. The tool already checked the target; this checks
- * again, as the last step before the OS acts: an http(s) or mailto URL, or an absolute path to something that exists.
+ * The desktop app's device bridge, in Electron's main process. The tool already checked the target and the user
+ * allowed it (device_open always asks); this checks again, as the last step before the OS acts: an http(s) URL by
+ * externalUrl.ts's rule, or a resolved path (checkedPath).
  */
 export function createDesktopDeviceBridge(desktop: DesktopShell): DeviceBridge {
   return {
@@ -40,22 +54,14 @@ export function createDesktopDeviceBridge(desktop: DesktopShell): DeviceBridge {
             ? { done: true, shown: 'system' }
             : { done: false, note: 'This system shows no notifications.' };
         case 'open': {
-          const url = externalUrl(request.target);
-          if (url) {
-            await desktop.shell.openExternal(url);
+          if (looksLikeUrl(request.target)) {
+            await desktop.shell.openExternal(externalUrlOrThrow(request.target));
             return { done: true };
           }
-          if (/^[a-z][a-z0-9+.-]+:/i.test(request.target) || !path.isAbsolute(request.target)) {
-            throw new ToolError('INVALID_INPUT', `Homebody opens only http, https and mailto addresses and files.`);
-          }
-          try {
-            await stat(request.target);
-          } catch {
-            throw new ToolError('NOT_FOUND', `${request.target} does not exist.`);
-          }
+          const file = await checkedPath(request.target);
           // openPath answers an error message, or '' when the file opened.
-          const problem = await desktop.shell.openPath(request.target);
-          if (problem) throw new ToolError('UNAVAILABLE', `Could not open ${request.target}: ${problem}`);
+          const problem = await desktop.shell.openPath(file);
+          if (problem) throw new ToolError('UNAVAILABLE', `Could not open ${file}: ${problem}`);
           return { done: true };
         }
         default:

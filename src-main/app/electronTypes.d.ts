@@ -86,6 +86,8 @@ declare module 'electron' {
     navigateOnDragDrop?: boolean;
     spellcheck?: boolean;
     enableWebSQL?: boolean;
+    enableBlinkFeatures?: string;
+    disableBlinkFeatures?: string;
   }
 
   interface BrowserWindowConstructorOptions {

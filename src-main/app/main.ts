@@ -5,26 +5,26 @@
  * and disposes it on quit. The Host itself knows nothing of Electron.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, clipboard, dialog, Notification, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, Notification, safeStorage, session, shell } from 'electron';
 import { createDesktopDeviceBridge } from './desktopDeviceBridge.js';
 import { createHost } from '../host/createHost.js';
 import type { Host } from '../host/hostTypes.js';
 import { registerIpc } from '../ipc/registerIpc.js';
 import { isAppUrl } from './appOrigin.js';
+import { appPaths } from './appPaths.js';
 import { disposeWithTimeout } from './disposeWithTimeout.js';
 import { parseLaunchArgs, resolveDataDir } from './launchOptions.js';
 import { createMainWindow } from './mainWindow.js';
 import { chooseModelFile } from './modelFileDialog.js';
 import { registerAppSchemeAsPrivileged, serveRendererFrom } from './rendererProtocol.js';
+import { osKeychainFrom } from './safeStorageKeychain.js';
 import { sqliteNativeBinding } from './sqliteBinding.js';
-import { guardSessionPermissions, guardWebContents } from './webContentsGuards.js';
+import { guardEveryWebContents, guardSessionPermissions } from './webContentsGuards.js';
 
 // This file is build/tsc/src-main/app/main.js once built; the project root (or app.asar) is four levels up.
 const APP_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const RENDERER_DIR = path.join(APP_ROOT, 'build', 'renderer');
-const PRELOAD_PATH = path.join(APP_ROOT, 'build', 'preload', 'preload.cjs');
+const { rendererDir: RENDERER_DIR, preloadPath: PRELOAD_PATH } = appPaths(APP_ROOT);
 /** Long enough to finish a token and close SQLite; short enough that quitting never looks hung. */
 const DISPOSE_TIMEOUT_MS = 10_000;
 
@@ -94,6 +94,8 @@ async function start(): Promise<void> {
       chooseModelFile: () => chooseModelFile(mainWindow),
       sqliteNativeBinding: nativeBinding,
       version: app.getVersion(),
+      // After 'ready': before it, Linux has not chosen its keyring yet.
+      keychain: osKeychainFrom(safeStorage),
       device: createDesktopDeviceBridge({
         clipboard,
         shell,
@@ -119,7 +121,7 @@ async function start(): Promise<void> {
 }
 
 // Before any window exists, so that every web contents, devtools included, is guarded.
-app.on('web-contents-created', (_event, contents) => guardWebContents(contents));
+guardEveryWebContents(app);
 
 app.on('second-instance', () => focusMainWindow());
 

@@ -1,5 +1,6 @@
 import { BrowserWindow } from 'electron';
 import { APP_ENTRY_URL } from './appOrigin.js';
+import { mainWindowWebPreferences } from './mainWindowPreferences.js';
 
 export interface MainWindowOptions {
   readonly preloadPath: string;
@@ -7,11 +8,7 @@ export interface MainWindowOptions {
   readonly devTools: boolean;
 }
 
-/**
- * The one Homebody window. Every webPreference that matters for security is
- * spelled out, even where it is Electron's default, so a reader (or a future
- * default change) cannot weaken it silently.
- */
+/** The one Homebody window; its webPreferences are mainWindowPreferences.ts's, checked key by key in its test. */
 export function createMainWindow({ preloadPath, devTools }: MainWindowOptions): BrowserWindow {
   const window = new BrowserWindow({
     width: 1200,
@@ -20,23 +17,7 @@ export function createMainWindow({ preloadPath, devTools }: MainWindowOptions): 
     minHeight: 480,
     show: false,
     title: 'Homebody',
-    webPreferences: {
-      preload: preloadPath,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
-      safeDialogs: true,
-      // Chromium's spellchecker downloads dictionaries from Google on Windows and Linux: nothing leaves the device.
-      spellcheck: false,
-      devTools,
-    },
+    webPreferences: mainWindowWebPreferences(preloadPath, devTools),
   });
   window.once('ready-to-show', () => window.show());
   void window.loadURL(APP_ENTRY_URL).catch((error: unknown) => {

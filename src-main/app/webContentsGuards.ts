@@ -1,4 +1,4 @@
-import type { Session, WebContents } from 'electron';
+import type { App, Session, WebContents } from 'electron';
 import { isPermissionAllowed } from './permissionPolicy.js';
 
 /**
@@ -14,6 +14,14 @@ export function guardWebContents(contents: WebContents): void {
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+/**
+ * Guards every web contents from its creation: the main window's, devtools', and any a future change adds. Must be
+ * called before the first window opens (main.ts calls it at startup, before 'ready').
+ */
+export function guardEveryWebContents(app: Pick<App, 'on'>): void {
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents));
 }
 
 /** Web permissions are denied unless permissionPolicy.ts lists them; a check and a request agree. */

@@ -92,4 +92,19 @@ describe('PageDeviceBridge', () => {
     await expect(bridge.handle({ kind: 'open', target: '/home/u/a.pdf' })).rejects.toThrow(/cannot open files/);
     expect(sent).toEqual([]);
   });
+
+  it('never asks the page to open an address other than http(s), with credentials, or over-long', async () => {
+    const { bridge, sent } = setup();
+    bridge.setConnectedPages(1);
+    for (const target of [
+      'mailto:a@example.org',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'https://u:p@example.org/',
+      `https://example.org/${'a'.repeat(2100)}`,
+    ]) {
+      await expect(bridge.handle({ kind: 'open', target }), target).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    }
+    expect(sent).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceAnswer, HostEvent } from '../../src-shared/contract/index.js';
+import { checkExternalUrl, looksLikeUrl } from '../tools/builtin/device/externalUrl.js';
 import { ToolError, type DeviceRequest, type JsonValue } from '../tools/toolTypes.js';
 import type { DeviceBridge } from './deviceBridge.js';
 
@@ -64,13 +65,17 @@ export class PageDeviceBridge implements DeviceBridge {
         ),
       );
     }
-    if (request.kind === 'open' && !/^(https?|mailto):/i.test(request.target)) {
+    if (request.kind === 'open' && !looksLikeUrl(request.target)) {
       return Promise.reject(
         new ToolError(
           'UNAVAILABLE',
           `A browser page cannot open files; open ${request.target} yourself, or use the desktop app.`,
         ),
       );
+    }
+    if (request.kind === 'open') {
+      const checked = checkExternalUrl(request.target);
+      if (!checked.ok) return Promise.reject(new ToolError('INVALID_INPUT', checked.reason));
     }
     const id = (this.options.newId ?? randomUUID)();
     const ms = this.options.timeoutMs?.[request.kind] ?? PAGE_ANSWER_TIMEOUT_MS[request.kind];

@@ -137,8 +137,8 @@ export function browserPageDevice(): PageDevice {
       }
     },
     open(url) {
-      // Only web and mail addresses; the Host checked too.
-      if (!/^(https?|mailto):/i.test(url)) return false;
+      // Only web addresses; the Host checked too.
+      if (!/^https?:/i.test(url)) return false;
       // With "noopener" window.open always answers null, so a blocked tab could not be told apart: the new tab
       // is cut off from this page by hand instead.
       const opened = window.open(url, '_blank');

@@ -12,7 +12,7 @@ const MAX_CLIPBOARD_CHARS = 100_000;
 export const DeviceRequestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('clipboard-read') }),
   z.object({ kind: z.literal('clipboard-write'), text: z.string().max(MAX_CLIPBOARD_CHARS) }),
-  /** An http(s) or mailto address (browser mode opens no files: a page cannot). */
+  /** An http or https address (browser mode opens no files: a page cannot). */
   z.object({ kind: z.literal('open'), target: z.string().max(4096) }),
   z.object({ kind: z.literal('notify'), title: z.string().max(200), body: z.string().max(2000) }),
 ]);

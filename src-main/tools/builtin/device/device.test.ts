@@ -65,7 +65,7 @@ describe('device tools', () => {
     await expect(clipboardRead.run({}, fx.ctx)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   });
 
-  it('opens http(s) and mailto addresses and existing files in granted folders, and shows the target', async () => {
+  it('opens http(s) addresses and existing files in granted folders, and shows the target', async () => {
     const { services, requests } = recordingServices();
     fx = makePackContext({ services });
     const granted = path.join(fx.base, 'granted');
@@ -78,11 +78,11 @@ describe('device tools', () => {
       details: [{ label: 'Opens', value: 'https://example.org/a' }],
     });
     await deviceOpen.run({ target: 'https://example.org/a' }, fx.ctx);
-    await deviceOpen.run({ target: 'mailto:ana@example.org' }, fx.ctx);
+    await deviceOpen.run({ target: 'http://example.org' }, fx.ctx);
     await deviceOpen.run({ target: path.join(granted, 'report.pdf') }, fx.ctx);
     expect(requests.map((r) => (r.kind === 'open' ? r.target : r.kind))).toEqual([
       'https://example.org/a',
-      'mailto:ana@example.org',
+      'http://example.org/',
       path.join(granted, 'report.pdf'),
     ]);
   });
@@ -96,8 +96,16 @@ describe('device tools', () => {
     writeFileSync(path.join(granted, 'tool'), 'binary');
     chmodSync(path.join(granted, 'tool'), 0o755);
     fx = { ...fx, ctx: { ...fx.ctx, roots: [{ path: granted, untrusted: false }] } };
-    for (const target of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share']) {
-      await expect(deviceOpen.run({ target }, fx.ctx)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    for (const target of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'mailto:ana@example.org',
+      'data:text/html,x',
+      'https://user:pw@example.org/',
+      `https://example.org/${'a'.repeat(2100)}`,
+    ]) {
+      await expect(deviceOpen.run({ target }, fx.ctx), target).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     }
     await expect(deviceOpen.run({ target: '/etc/passwd' }, fx.ctx)).rejects.toMatchObject({
       code: 'OUTSIDE_GRANTED_FOLDERS',

@@ -6,7 +6,7 @@ export type DeviceOpenArgs = { target: string };
 
 export const deviceOpen: ToolDefinition<DeviceOpenArgs> = {
   name: 'device_open',
-  description: 'Open a web address (http, https, mailto) in the browser, or a file in its usual app.',
+  description: 'Open a web address (http or https) in the browser, or a file in its usual app.',
   parameters: objectSchema(
     {
       target: {
@@ -24,7 +24,7 @@ export const deviceOpen: ToolDefinition<DeviceOpenArgs> = {
   describe(args) {
     const target = shownArg(args.target);
     return {
-      title: /^(https?|mailto):/i.test(target) ? 'Open an address' : 'Open a file',
+      title: /^https?:/i.test(target) ? 'Open an address' : 'Open a file',
       summary: `Open ${target}`,
       details: [{ label: 'Opens', value: target }],
     };

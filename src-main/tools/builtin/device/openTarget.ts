@@ -1,5 +1,5 @@
 /**
- * What device_open may open: a web or mail address, or an existing file inside the granted folders or the packs'
+ * What device_open may open: a web address (http or https), or an existing file inside the granted folders or the packs'
  * folders that is not a program (opening a program or script in its "default app" would run it).
  */
 import { stat } from 'node:fs/promises';
@@ -8,6 +8,7 @@ import { resolveExisting } from '../../sandbox/pathGuard.js';
 import type { ToolContext } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { withPackFolders } from '../files/undo.js';
+import { externalUrlOrThrow, looksLikeUrl } from './externalUrl.js';
 
 export type OpenTarget =
   { readonly kind: 'url'; readonly url: string } | { readonly kind: 'file'; readonly path: string };
@@ -48,23 +49,13 @@ const RUNNABLE = new Set([
   '.dmg',
 ]);
 
-/** A URL the shells open: http(s) and mailto only. Throws INVALID_INPUT for anything else. */
+/** A URL the shells open (externalUrl.ts: http and https only), or undefined when `target` is written as a path. */
 export function checkUrl(target: string): string | undefined {
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(target) || /^[a-z]:[\\/]/i.test(target)) return undefined;
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    throw new ToolError('INVALID_INPUT', `"${target}" is not a valid address.`);
-  }
-  if (url.protocol === 'http:' || url.protocol === 'https:' || url.protocol === 'mailto:') return url.href;
-  throw new ToolError('INVALID_INPUT', `Homebody opens only http, https and mailto addresses, not ${url.protocol}.`);
+  return looksLikeUrl(target) ? externalUrlOrThrow(target) : undefined;
 }
 
-export async function checkOpenTarget(target: string, ctx: ToolContext): Promise<OpenTarget> {
-  const url = checkUrl(target);
-  if (url) return { kind: 'url', url };
-  const { path: file } = await resolveExisting(withPackFolders(ctx).roots, target);
+/** Refuses a program or script: its "default app" would run it. `file` is already resolved. */
+export async function refuseProgram(file: string): Promise<void> {
   if (RUNNABLE.has(path.extname(file).toLowerCase())) {
     throw new ToolError(
       'INVALID_INPUT',
@@ -75,5 +66,12 @@ export async function checkOpenTarget(target: string, ctx: ToolContext): Promise
   if (process.platform !== 'win32' && info.isFile() && (info.mode & 0o111) !== 0) {
     throw new ToolError('INVALID_INPUT', `${path.basename(file)} is executable; Homebody does not open programs.`);
   }
+}
+
+export async function checkOpenTarget(target: string, ctx: ToolContext): Promise<OpenTarget> {
+  const url = checkUrl(target);
+  if (url) return { kind: 'url', url };
+  const { path: file } = await resolveExisting(withPackFolders(ctx).roots, target);
+  await refuseProgram(file);
   return { kind: 'file', path: file };
 }
