@@ -329,4 +329,15 @@ declare module 'electron' {
     show(): void;
     close(): void;
   }
+
+  // ---- safeStorage (secrets sealed with the OS keychain) -----------------
+
+  interface SafeStorage {
+    isEncryptionAvailable(): boolean;
+    encryptString(plainText: string): Buffer;
+    decryptString(encrypted: Buffer): string;
+    /** Linux only. */
+    getSelectedStorageBackend(): 'basic_text' | 'gnome_libsecret' | 'kwallet' | 'kwallet5' | 'kwallet6' | 'unknown';
+  }
+  const safeStorage: SafeStorage;
 }

@@ -1,4 +1,5 @@
 import type { ApiResult, HostEvent } from '../../src-shared/contract/index.js';
+import type { OsKeychain } from '../privacy/secretStore.js';
 
 /** Which shell runs the Host; decides what a few methods can do (a native file dialog only in electron). */
 export type Shell = 'electron' | 'browser' | 'cli';
@@ -14,6 +15,11 @@ export interface HostOptions {
   /** better-sqlite3's addon built for Electron's ABI, when running inside Electron. */
   readonly sqliteNativeBinding?: string;
   readonly version?: string;
+  /**
+   * The desktop shell's OS keychain, which seals mail passwords and MCP tokens; absent (browser mode, the CLI) or
+   * unavailable, they are sealed with a key file in the data folder (src-main/privacy/secretStore.ts).
+   */
+  readonly keychain?: OsKeychain;
 }
 
 /**
