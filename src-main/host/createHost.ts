@@ -44,6 +44,7 @@ import { noDevice, type DeviceBridge } from './deviceBridge.js';
 import { PackSettingsService } from './packSettingsService.js';
 import { ReminderScheduler } from './reminderScheduler.js';
 import { createMcpService, type McpService } from './mcpService.js';
+import { SecretStore } from '../privacy/secretStore.js';
 import { describeIssues } from './requestIssues.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
@@ -66,6 +67,11 @@ export interface HostInternals extends Host {
   /** Every connection Homebody itself opens goes through it (model downloads). */
   readonly egress: EgressGuard;
   readonly packs: PackSettingsService;
+  /**
+   * Seals mail passwords and MCP tokens before they reach the database. `secrets.protection` is 'os-keychain' or
+   * 'key-file'; `secrets.report()` is the storage report's `secrets` field; `secrets.keyFile` the key file's path.
+   */
+  readonly secrets: SecretStore;
   /** MCP servers as tool sources. */
   readonly mcp: McpService;
   /** What the user must be told about this start (a damaged database moved aside). */
@@ -104,6 +110,25 @@ export function defaultReplyOptions(env: NodeJS.ProcessEnv = process.env): Reply
   };
 }
 
+/**
+ * Seals the secrets an older version stored in clear, then checkpoints the WAL so no clear copy stays in it (the
+ * rows they leave are zeroed by secure_delete). On a full disk they stay as they were until the next start.
+ */
+function sealClearSecrets(store: Store, steps: ReadonlyArray<() => boolean>, notices: AppError[]): void {
+  try {
+    let wrote = false;
+    for (const step of steps) wrote = step() || wrote;
+    if (wrote) store.checkpoint();
+  } catch (error) {
+    const failure = storageFailure(error);
+    if (!failure) throw error;
+    notices.push({
+      code: failure.code,
+      message: `${failure.message} Homebody could not yet encrypt the passwords an older version kept; it will at the next start.`,
+    });
+  }
+}
+
 function notBuiltYet(): never {
   throw new HomebodyError('INTERNAL', 'Not built yet.');
 }
@@ -121,6 +146,11 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   );
   const { store } = opened;
   const notices: AppError[] = [...opened.notices];
+  const secrets = new SecretStore({
+    dataDir: options.dataDir,
+    ...(options.keychain ? { keychain: options.keychain } : {}),
+    notice: (message) => notices.push({ code: 'SECRET_STORE_ERROR', message }),
+  });
   // Saved model settings apply at every load; environment variables and the caller's options win over them.
   const modelSettings: ModelSettingsService = new ModelSettingsService({
     settings: store.settings,
@@ -178,6 +208,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   // The compiled worker may read its own code (the app folder) besides the granted folders.
   const packs = new PackSettingsService({
     settings: store.settings,
+    secrets,
     dataDir: options.dataDir,
     offline: () => egress.offline,
   });
@@ -195,7 +226,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       return device.handle(request.request);
     },
   });
-  const mcp = createMcpService({ store, registry, egress, emit });
+  const mcp = createMcpService({ store, registry, egress, secrets, emit });
+  sealClearSecrets(store, [() => packs.sealStoredSecrets(), mcp.sealStoredSecrets], notices);
   const tools = new ToolActions({
     store,
     registry,
@@ -417,6 +449,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     models,
     egress,
     packs,
+    secrets,
     mcp,
     doctor,
     modelSettings,

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostEvent, McpServerView, Policy } from '../../src-shared/contract/index.js';
 import { ToolActions } from '../agent/toolActions.js';
 import { EgressGuard } from '../privacy/egressGuard.js';
+import { SecretStore } from '../privacy/secretStore.js';
 import { emptyPolicy } from '../permissions/policy.js';
 import { openStore, type Store } from '../store/store.js';
 import {
@@ -33,7 +34,15 @@ afterEach(async () => {
   await Promise.all(services.splice(0).map((s) => s.dispose()));
 });
 
-function setup(options: { callTimeoutMs?: number; startTimeoutMs?: number; offline?: boolean; store?: Store } = {}) {
+function setup(
+  options: {
+    callTimeoutMs?: number;
+    startTimeoutMs?: number;
+    offline?: boolean;
+    store?: Store;
+    secrets?: SecretStore;
+  } = {},
+) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'hb-mcp-')));
   const store = options.store ?? openStore(':memory:');
   store.tasks.create({ id: 't', title: 'task', now: 1 });
@@ -44,6 +53,7 @@ function setup(options: { callTimeoutMs?: number; startTimeoutMs?: number; offli
     store,
     registry,
     egress,
+    secrets: options.secrets ?? new SecretStore({ dataDir: dir }),
     emit: (e) => events.push(e),
     ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),
     ...(options.startTimeoutMs ? { startTimeoutMs: options.startTimeoutMs } : {}),
@@ -267,10 +277,14 @@ describe('MCP servers as tool sources', () => {
   it('reaches a streamable HTTP server through the egress guard at every request, with its headers', async () => {
     const http = await startHttpMcpServer();
     try {
-      const { mcp, egress, actions, propose, server } = setup();
+      const { mcp, egress, actions, propose, server, store } = setup();
       await mcp.handlers['mcp.import']({
         text: JSON.stringify({ mcpServers: { remote: { url: http.url, headers: { Authorization: 'Bearer t0k' } } } }),
       });
+      // Stored sealed: the header's name in clear, its value not.
+      const raw = JSON.stringify(store.mcp.list());
+      expect(raw).toContain('Authorization');
+      expect(raw).not.toContain('t0k');
       await mcp.handlers['mcp.setEnabled']({ name: 'remote', enabled: true });
       expect(server('remote')).toMatchObject({
         status: 'running',
@@ -358,7 +372,8 @@ describe('MCP servers as tool sources', () => {
 
   it('starts the servers enabled before, at the next launch, holding what changed meanwhile', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hb-mcp-data-'));
-    const first = setup({ store: openStore(dataDir) });
+    // The DESCRIPTION_FILE variable is sealed; the next launch opens it with the key the first one made.
+    const first = setup({ store: openStore(dataDir), secrets: new SecretStore({ dataDir }) });
     const description = join(first.dir, 'description.txt');
     writeFileSync(description, 'Greets someone by name.');
     const script = writeScriptedServer(first.dir);
@@ -370,7 +385,8 @@ describe('MCP servers as tool sources', () => {
     writeFileSync(description, 'Greets someone, differently.');
     const store = openStore(dataDir);
     const registry = new ToolRegistry([]);
-    const mcp = createMcpService({ store, registry, egress: new EgressGuard(), emit: () => {} });
+    const secrets = new SecretStore({ dataDir });
+    const mcp = createMcpService({ store, registry, egress: new EgressGuard(), secrets, emit: () => {} });
     services.push(mcp);
     await mcp.manager.startEnabled();
     const kept = mcp.manager.list()[0]!;

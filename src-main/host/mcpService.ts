@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import type { ApiResponse, HostEvent, mcpApiSchemas } from '../../src-shared/contract/index.js';
 import type { EgressGuard } from '../privacy/egressGuard.js';
+import type { SecretStore } from '../privacy/secretStore.js';
 import type { Store } from '../store/store.js';
 import { McpManager } from '../tools/mcp/mcpManager.js';
 import { routeToolRunner } from '../tools/mcp/mcpToolRouter.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
+import { sealedMcpStore } from './sealedMcpStore.js';
 
 type McpMethod = keyof typeof mcpApiSchemas;
 type McpHandlers = {
@@ -16,6 +18,8 @@ export interface McpServiceDeps {
   readonly store: Store;
   readonly registry: ToolRegistry;
   readonly egress: EgressGuard;
+  /** Seals the servers' environment and header values before they reach the database. */
+  readonly secrets: SecretStore;
   readonly emit: (event: HostEvent) => void;
   readonly callTimeoutMs?: number;
   readonly startTimeoutMs?: number;
@@ -24,11 +28,13 @@ export interface McpServiceDeps {
 /**
  * MCP servers behind the contract: the manager (with its state in the store), the runner that sends MCP calls to
  * it and everything else to the sandboxed worker, and the handlers of the mcp.* methods. A server's environment
- * and headers stay here; the views carry their names only, and nothing here logs them.
+ * and headers stay here, their values sealed in the database; the views carry their names only, and nothing here
+ * logs them.
  */
 export function createMcpService(deps: McpServiceDeps) {
+  const stored = sealedMcpStore(deps.store.mcp, deps.secrets);
   const manager = new McpManager({
-    store: deps.store.mcp,
+    store: stored,
     registry: deps.registry,
     // The guard sees each HTTP server before the connection and at every request; offline refuses them all.
     egress: (url, purpose) => {
@@ -76,6 +82,8 @@ export function createMcpService(deps: McpServiceDeps) {
     handlers,
     /** The broker's runner: MCP tools to their servers, the rest to the worker. */
     runner: (worker: ToolRunner) => routeToolRunner(worker, manager),
+    /** At start: seals values an older version stored in clear; answers whether anything was written. */
+    sealStoredSecrets: (): boolean => stored.sealStored(),
     /** Starts the servers the user enabled, in the background: a failing one is shown failed, nothing else. */
     start: () => {
       started = manager.startEnabled();

@@ -8,15 +8,26 @@ import {
   type PackSettings,
   type PackSettingsView,
 } from '../../src-shared/contract/index.js';
+import type { SecretStore } from '../privacy/secretStore.js';
 import type { SettingsRepo } from '../store/repos/settingsRepo.js';
 import type { PackConfig } from '../tools/toolTypes.js';
 
 const SETTINGS_KEY = 'packs.settings';
-/** Kept apart from the settings so that no view or export of them can carry a password by mistake. */
-const SECRETS_KEY = 'packs.secrets';
+/**
+ * The passwords, sealed by the secret store, kept apart from the settings so that no view or export of them can
+ * carry one by mistake.
+ */
+const SEALED_SECRETS_KEY = 'packs.sealedSecrets';
+/** Where versions before sealing kept the passwords in clear; moved to the sealed key at start. */
+const CLEAR_SECRETS_KEY = 'packs.secrets';
 
 const SecretsSchema = z.object({ smtpPassword: z.string().nullable(), imapPassword: z.string().nullable() });
+/** The passwords in clear, or, under SEALED_SECRETS_KEY, as the secret store sealed them. */
 type Secrets = z.infer<typeof SecretsSchema>;
+const SECRET_LABELS: Readonly<Record<keyof Secrets, string>> = {
+  smtpPassword: 'The SMTP password',
+  imapPassword: 'The IMAP password',
+};
 
 export type PackSettingsPatch = z.infer<(typeof packsApiSchemas)['packs.setSettings']['request']>;
 
@@ -32,8 +43,9 @@ export const DEFAULT_PACK_SETTINGS: PackSettings = {
   timeZone: '',
 };
 
-const FOLDERS = ['calendarDir', 'contactsDir', 'notesDir', 'mailDir'] as const;
-const DEFAULT_FOLDER: Record<(typeof FOLDERS)[number], string> = {
+export const FOLDERS = ['calendarDir', 'contactsDir', 'notesDir', 'mailDir'] as const;
+/** Each pack folder's name in the data folder, where it is when the user chose none. */
+export const DEFAULT_FOLDER: Record<(typeof FOLDERS)[number], string> = {
   calendarDir: 'calendar',
   contactsDir: 'contacts',
   notesDir: 'notes',
@@ -61,6 +73,8 @@ export class PackSettingsService {
   constructor(
     private readonly deps: {
       readonly settings: SettingsRepo;
+      /** Seals the passwords before they reach the database. */
+      readonly secrets: SecretStore;
       readonly dataDir: string;
       readonly offline: () => boolean;
     },
@@ -105,13 +119,39 @@ export class PackSettingsService {
     this.folders(next);
     this.deps.settings.set(SETTINGS_KEY, next);
     if (smtpPassword !== undefined || imapPassword !== undefined) {
-      const secrets = this.secrets();
-      this.deps.settings.set(SECRETS_KEY, {
-        smtpPassword: smtpPassword === undefined ? secrets.smtpPassword : smtpPassword,
-        imapPassword: imapPassword === undefined ? secrets.imapPassword : imapPassword,
-      } satisfies Secrets);
+      // A password not given keeps its sealed value as it is, even one that cannot be opened now.
+      const sealed = this.sealedSecrets();
+      const seal = (plain: string | null) => (plain === null ? null : this.deps.secrets.seal(plain));
+      this.saveSealed({
+        smtpPassword: smtpPassword === undefined ? sealed.smtpPassword : seal(smtpPassword),
+        imapPassword: imapPassword === undefined ? sealed.imapPassword : seal(imapPassword),
+      });
     }
     return this.view();
+  }
+
+  /**
+   * At start: passwords an older version kept in clear are sealed and the clear copy deleted (secure_delete zeroes
+   * it), and those sealed otherwise than the secret store seals now (the key file, once the OS keychain is there)
+   * are sealed again. Answers whether anything was written, so the caller can checkpoint the WAL.
+   */
+  sealStoredSecrets(): boolean {
+    const { secrets, settings } = this.deps;
+    const hadClear = settings.get(CLEAR_SECRETS_KEY) !== undefined;
+    const sealed = this.sealedSecrets();
+    let resealed = false;
+    const next = { ...sealed };
+    for (const key of Object.keys(SECRET_LABELS) as Array<keyof Secrets>) {
+      const value = sealed[key];
+      if (value === null || secrets.isCurrent(value)) continue;
+      const plain = secrets.open(value, SECRET_LABELS[key]);
+      // One that cannot be opened is kept: it may open again if the key comes back.
+      if (plain === null) continue;
+      next[key] = secrets.seal(plain);
+      resealed = true;
+    }
+    if (hadClear || resealed) this.saveSealed(next);
+    return hadClear || resealed;
   }
 
   /** What a tool call gets: real folders (made if missing), passwords, the zone and offline mode. */
@@ -149,9 +189,29 @@ export class PackSettingsService {
     return out;
   }
 
+  /** The passwords in clear; one that cannot be opened reads as not set (the secret store tells the user). */
   private secrets(): Secrets {
-    const parsed = SecretsSchema.safeParse(this.deps.settings.get(SECRETS_KEY));
-    return parsed.success ? parsed.data : { smtpPassword: null, imapPassword: null };
+    const sealed = this.sealedSecrets();
+    const open = (key: keyof Secrets) => {
+      const value = sealed[key];
+      return value === null ? null : this.deps.secrets.open(value, SECRET_LABELS[key]);
+    };
+    return { smtpPassword: open('smtpPassword'), imapPassword: open('imapPassword') };
+  }
+
+  /** The passwords as stored, sealed; clear ones left by an older version are sealed on the way. */
+  private sealedSecrets(): Secrets {
+    const stored = SecretsSchema.safeParse(this.deps.settings.get(SEALED_SECRETS_KEY));
+    if (stored.success) return stored.data;
+    const clear = SecretsSchema.safeParse(this.deps.settings.get(CLEAR_SECRETS_KEY));
+    if (!clear.success) return { smtpPassword: null, imapPassword: null };
+    const seal = (plain: string | null) => (plain === null ? null : this.deps.secrets.seal(plain));
+    return { smtpPassword: seal(clear.data.smtpPassword), imapPassword: seal(clear.data.imapPassword) };
+  }
+
+  private saveSealed(sealed: Secrets): void {
+    this.deps.settings.set(SEALED_SECRETS_KEY, sealed);
+    this.deps.settings.delete(CLEAR_SECRETS_KEY);
   }
 }
 

@@ -1,7 +1,10 @@
 import { HomebodyError, type Risk } from '../../../src-shared/contract/index.js';
 import type { Db } from '../db.js';
 
-/** A server as stored; `config` is its JSON configuration, secrets included (it never leaves the Host). */
+/**
+ * A server as stored; `config` is its JSON configuration, with the values of its environment variables and headers
+ * sealed by the Host's secret store (host/sealedMcpStore.ts); it never leaves the Host.
+ */
 export interface McpServerRecord {
   readonly name: string;
   readonly config: unknown;
@@ -31,6 +34,7 @@ export function createMcpRepo(db: Db) {
   );
   const exists = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM mcp_servers WHERE name = ?');
   const remove = db.prepare<[string]>('DELETE FROM mcp_servers WHERE name = ?');
+  const setConfig = db.prepare<[string, string]>('UPDATE mcp_servers SET config = ? WHERE name = ?');
   const setEnabled = db.prepare<[number, string]>('UPDATE mcp_servers SET enabled = ? WHERE name = ?');
   const setTrusted = db.prepare<[number, string]>(
     'UPDATE mcp_servers SET trusted_at = coalesce(trusted_at, ?) WHERE name = ?',
@@ -73,6 +77,10 @@ export function createMcpRepo(db: Db) {
     },
     remove(name: string): void {
       remove.run(name);
+    },
+    /** Replaces a server's stored configuration (its values sealed again); the server keeps its state. */
+    setConfig(name: string, config: unknown): void {
+      setConfig.run(JSON.stringify(config), name);
     },
     setEnabled(name: string, enabled: boolean): void {
       setEnabled.run(enabled ? 1 : 0, name);
