@@ -71,6 +71,11 @@ describe('PackSettingsService', () => {
     expect(service.config().smtp?.password).toBe('hunter2');
     expect(service.view()).toMatchObject({ smtpPasswordSet: true, imapPasswordSet: false });
     expect(service.sealStoredSecrets()).toBe(false);
+    // An older version run on this folder again writes in clear: that newer password wins, sealed at the next start.
+    store.settings.set('packs.secrets', { smtpPassword: 'newer', imapPassword: null });
+    expect(service.sealStoredSecrets()).toBe(true);
+    expect(store.settings.get('packs.secrets')).toBeUndefined();
+    expect(service.config().smtp?.password).toBe('newer');
   });
 
   it('seals again with the OS keychain what the key file sealed, once the keychain is there', () => {

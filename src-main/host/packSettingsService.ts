@@ -199,14 +199,19 @@ export class PackSettingsService {
     return { smtpPassword: open('smtpPassword'), imapPassword: open('imapPassword') };
   }
 
-  /** The passwords as stored, sealed; clear ones left by an older version are sealed on the way. */
+  /**
+   * The passwords as stored, sealed. Clear ones left by an older version are sealed on the way, and win over sealed
+   * ones: every sealed write deletes the clear key, so a clear key still there was written later (by an older version
+   * run on this data folder) or never moved.
+   */
   private sealedSecrets(): Secrets {
-    const stored = SecretsSchema.safeParse(this.deps.settings.get(SEALED_SECRETS_KEY));
-    if (stored.success) return stored.data;
     const clear = SecretsSchema.safeParse(this.deps.settings.get(CLEAR_SECRETS_KEY));
-    if (!clear.success) return { smtpPassword: null, imapPassword: null };
-    const seal = (plain: string | null) => (plain === null ? null : this.deps.secrets.seal(plain));
-    return { smtpPassword: seal(clear.data.smtpPassword), imapPassword: seal(clear.data.imapPassword) };
+    if (clear.success) {
+      const seal = (plain: string | null) => (plain === null ? null : this.deps.secrets.seal(plain));
+      return { smtpPassword: seal(clear.data.smtpPassword), imapPassword: seal(clear.data.imapPassword) };
+    }
+    const stored = SecretsSchema.safeParse(this.deps.settings.get(SEALED_SECRETS_KEY));
+    return stored.success ? stored.data : { smtpPassword: null, imapPassword: null };
   }
 
   private saveSealed(sealed: Secrets): void {
