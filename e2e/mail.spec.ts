@@ -63,7 +63,13 @@ test('draft a reply to Ana, send it: the queue shows the exact message, the edit
         ],
       }),
     );
-    const app = await homebody.launch({ model: E2E_MODEL, script, maxTokens: 256 });
+    // Offline mode stays on: mail may reach the loopback SMTP server, nothing else.
+    const app = await homebody.launch({
+      model: E2E_MODEL,
+      script,
+      maxTokens: 256,
+      allow: [{ feature: 'mail', host: '127.0.0.1' }],
+    });
     const { page } = app;
 
     // The mail settings, as the settings page would save them: the SMTP account and the Maildir to read.

@@ -48,12 +48,19 @@ function entry(id: string, name: string, file: string, overrides: Partial<Catalo
   };
 }
 
-/** Writes a catalog of the given entries and the launch options that make Homebody read it. */
+/**
+ * Writes a catalog of the given entries and the launch options that make Homebody read it, with the one network
+ * rule its downloads need: model downloads may reach the loopback model server (offline mode stays on).
+ */
 function catalogLaunch(entries: CatalogEntry[], extra: LaunchOptions = {}): LaunchOptions {
   const dir = mkdtempSync(join(tmpdir(), 'hb-e2e-catalog-'));
   const file = join(dir, 'catalog.json');
   writeFileSync(file, JSON.stringify({ version: 1, models: entries }, null, 2));
-  return { ...extra, env: { HOMEBODY_CATALOG: file, ...extra.env } };
+  return {
+    allow: [{ feature: 'model-download', host: '127.0.0.1' }],
+    ...extra,
+    env: { HOMEBODY_CATALOG: file, ...extra.env },
+  };
 }
 
 async function openModelsPage(page: Page): Promise<void> {

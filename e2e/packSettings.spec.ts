@@ -47,7 +47,13 @@ test('a search endpoint set in Settings is what a "search the web" task uses', a
       script,
       JSON.stringify({ [PROMPT]: [{ name: 'web_search', params: '{"query": "otters Tagus", "limit": 5}' }] }),
     );
-    const { page } = await homebody.launch({ model: E2E_MODEL, script, maxTokens: 64 });
+    // Offline mode stays on; the web tools may reach the loopback search server, named by its address.
+    const { page } = await homebody.launch({
+      model: E2E_MODEL,
+      script,
+      maxTokens: 64,
+      allow: [{ feature: 'web', host: '127.0.0.1' }],
+    });
     await expect(page.getByTestId('chat')).toBeVisible();
 
     await page.getByTestId('nav-settings').click();

@@ -34,7 +34,8 @@ import { HistoryService } from '../history/historyService.js';
 import { appRoot, appVersion } from '../util/appPaths.js';
 import { loadCatalog } from './catalog.js';
 import { ModelLibrary } from './modelLibrary.js';
-import { EgressGuard } from '../privacy/egressGuard.js';
+import type { EgressGuard } from '../privacy/egressGuard.js';
+import type { ObservedConnection } from '../privacy/egressLedger.js';
 import { recoverOrNotice } from './startupRecovery.js';
 import { Doctor } from '../llm/doctor.js';
 import { overridesFrom } from '../llm/modelSettings.js';
@@ -44,6 +45,7 @@ import { noDevice, type DeviceBridge } from './deviceBridge.js';
 import { PackSettingsService } from './packSettingsService.js';
 import { ReminderScheduler } from './reminderScheduler.js';
 import { createMcpService, type McpService } from './mcpService.js';
+import { createPrivacyNetworkService } from './privacyNetworkService.js';
 import { SecretStore } from '../privacy/secretStore.js';
 import { describeIssues } from './requestIssues.js';
 
@@ -64,8 +66,10 @@ export interface HostInternals extends Host {
   readonly history: HistoryService;
   /** The catalog, the models on disk and their downloads. */
   readonly models: ModelLibrary;
-  /** Every connection Homebody itself opens goes through it (model downloads). */
+  /** Every connection Homebody itself opens asks it first (feature and host, offline mode and the rules). */
   readonly egress: EgressGuard;
+  /** Records a connection seen outside the guard (the renderer's session, a watcher) in the egress ledger. */
+  recordConnection(observed: ObservedConnection): void;
   readonly packs: PackSettingsService;
   /**
    * Seals mail passwords and MCP tokens before they reach the database. `secrets.protection` is 'os-keychain' or
@@ -92,7 +96,10 @@ export interface CreateHostOptions extends HostOptions {
   readonly scripts?: Readonly<Record<string, readonly ScriptedCall[]>>;
   /** The model catalog file; default HOMEBODY_CATALOG, else resources/models/catalog.json. */
   readonly catalogPath?: string;
-  /** Refuse every network connection (model downloads). Default: HOMEBODY_OFFLINE=1, else off. */
+  /**
+   * Hold offline mode on whatever the user's settings say, with no rule applying: nothing leaves the machine.
+   * Default: HOMEBODY_OFFLINE=1. Without it offline mode is the user's setting (on, with no rules, until changed).
+   */
   readonly offline?: boolean;
   /** How device tools reach the clipboard, the default apps and notifications; none by default. */
   readonly device?: DeviceBridge;
@@ -180,7 +187,12 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   events.setMaxListeners(0);
   const emit = (event: HostEvent) => events.emit('event', event);
   const catalog = loadCatalog(options.catalogPath ?? (process.env.HOMEBODY_CATALOG || undefined));
-  const egress = new EgressGuard({ offline: options.offline ?? process.env.HOMEBODY_OFFLINE === '1' });
+  const network = createPrivacyNetworkService({
+    store,
+    emit,
+    forceOffline: options.offline ?? process.env.HOMEBODY_OFFLINE === '1',
+  });
+  const egress = network.guard;
 
   const registry = new ToolRegistry();
   const riskOf = (tool: string) => registry.get(tool)?.risk;
@@ -218,10 +230,10 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     trashDir: join(options.dataDir, 'trash'),
     codeRoots: [appRoot()],
     // A running tool asks before each connection (the egress guard decides) and for what only the shell can do.
-    services: async (request) => {
+    services: async (request, call) => {
       if (request.kind === 'egress') {
-        egress.check(request.url, request.purpose);
-        return null;
+        const ticket = egress.check(request.url, request.feature, `tool ${call.tool} (${request.purpose})`);
+        return { hostNamed: ticket.hostNamed };
       }
       return device.handle(request.request);
     },
@@ -330,10 +342,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'packs.settings': async () => packs.view(),
     'packs.setSettings': async (patch) => packs.set(patch),
     // BUILDING (issue 7): replaced by the privacy services being built this session.
-    'privacy.ledger': async () => notBuiltYet(),
-    'privacy.network': async () => notBuiltYet(),
-    'privacy.setNetwork': async () => notBuiltYet(),
-    'privacy.allow': async () => notBuiltYet(),
+    ...network.handlers,
     'privacy.storage': async () => notBuiltYet(),
     'privacy.deleteAllData': async () => notBuiltYet(),
     'device.answer': async (answer) => ({ accepted: device.answer?.(answer) ?? false }),
@@ -448,6 +457,9 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     history,
     models,
     egress,
+    recordConnection: (observed) => {
+      network.recordConnection(observed);
+    },
     packs,
     secrets,
     mcp,
@@ -472,6 +484,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       await mcp.dispose();
       await executor.dispose();
       await engine.dispose();
+      network.dispose();
       store.close();
     },
   };

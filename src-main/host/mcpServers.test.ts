@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostEvent, McpServerView, Policy } from '../../src-shared/contract/index.js';
 import { ToolActions } from '../agent/toolActions.js';
 import { EgressGuard } from '../privacy/egressGuard.js';
+import { MemoryEgressLedger } from '../privacy/egressLedger.js';
 import { SecretStore } from '../privacy/secretStore.js';
 import { emptyPolicy } from '../permissions/policy.js';
 import { openStore, type Store } from '../store/store.js';
@@ -47,7 +48,12 @@ function setup(
   const store = options.store ?? openStore(':memory:');
   store.tasks.create({ id: 't', title: 'task', now: 1 });
   const registry = new ToolRegistry([]);
-  const egress = new EgressGuard({ offline: options.offline ?? false });
+  // Offline (the default) with the one rule the loopback HTTP servers here need, or none at all.
+  const ledger = new MemoryEgressLedger();
+  const egress = new EgressGuard({
+    sink: ledger,
+    settings: { offline: true, rules: options.offline ? [] : [{ feature: 'mcp', host: '127.0.0.1' }] },
+  });
   const events: HostEvent[] = [];
   const mcp = createMcpService({
     store,
@@ -76,7 +82,7 @@ function setup(
     if (!found) throw new Error(`no server ${name}`);
     return found;
   };
-  return { dir, store, registry, egress, events, mcp, actions, propose, server };
+  return { dir, store, registry, egress, ledger, events, mcp, actions, propose, server };
 }
 
 describe('MCP servers as tool sources', () => {
@@ -277,7 +283,7 @@ describe('MCP servers as tool sources', () => {
   it('reaches a streamable HTTP server through the egress guard at every request, with its headers', async () => {
     const http = await startHttpMcpServer();
     try {
-      const { mcp, egress, actions, propose, server, store } = setup();
+      const { mcp, egress, ledger, actions, propose, server, store } = setup();
       await mcp.handlers['mcp.import']({
         text: JSON.stringify({ mcpServers: { remote: { url: http.url, headers: { Authorization: 'Bearer t0k' } } } }),
       });
@@ -295,22 +301,27 @@ describe('MCP servers as tool sources', () => {
         status: 'done',
         result: 'It is noon.',
       });
-      const checks = egress.list();
+      const checks = ledger.list();
       // One check before connecting, then one per request the transport made.
       expect(checks.length).toBeGreaterThan(http.seen.length);
       expect(
         checks.every(
-          (c) => c.allowed && c.purpose === 'MCP server remote' && c.port === Number(new URL(http.url).port),
+          (c) =>
+            c.allowed &&
+            c.feature === 'mcp' &&
+            c.reason === 'rule mcp: 127.0.0.1' &&
+            c.source === 'MCP server remote' &&
+            c.port === Number(new URL(http.url).port),
         ),
       ).toBe(true);
       expect(http.seen.length).toBeGreaterThan(0);
       expect(http.seen.every((r) => r.authorization === 'Bearer t0k')).toBe(true);
 
       // Offline mode stops the next request at once, with the guard's sentence.
-      egress.setOffline(true);
+      egress.setSettings({ offline: true, rules: [] });
       const seenBefore = http.seen.length;
       const blocked = await propose('mcp_remote_time_now', {});
-      expect(blocked).toMatchObject({ status: 'failed', error: expect.stringContaining('Homebody is offline') });
+      expect(blocked).toMatchObject({ status: 'failed', error: expect.stringContaining('Offline mode is on') });
       expect(http.seen.length).toBe(seenBefore);
     } finally {
       await http.close();
@@ -340,13 +351,16 @@ describe('MCP servers as tool sources', () => {
   });
 
   it('asks the egress guard before an HTTP server, and is refused offline with a clear error', async () => {
-    const { mcp, egress, server } = setup({ offline: true });
+    const { mcp, ledger, server } = setup({ offline: true });
     await mcp.handlers['mcp.import']({
       text: '{"mcpServers": {"remote": {"url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer sk-secret"}}}}',
     });
     const { servers } = await mcp.handlers['mcp.setEnabled']({ name: 'remote', enabled: true });
-    expect(server('remote')).toMatchObject({ status: 'failed', error: expect.stringContaining('Homebody is offline') });
-    expect(egress.list()).toMatchObject([{ purpose: 'MCP server remote', allowed: false }]);
+    expect(server('remote')).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('Allow it on the Privacy page (Allow "127.0.0.1" for MCP servers)'),
+    });
+    expect(ledger.list()).toMatchObject([{ source: 'MCP server remote', feature: 'mcp', allowed: false }]);
     expect(JSON.stringify(servers)).not.toContain('sk-secret');
     expect(servers[0]?.transport).toEqual({
       kind: 'http',

@@ -36,9 +36,9 @@ export function createMcpService(deps: McpServiceDeps) {
   const manager = new McpManager({
     store: stored,
     registry: deps.registry,
-    // The guard sees each HTTP server before the connection and at every request; offline refuses them all.
+    // The guard sees each HTTP server before the connection and at every request, as feature `mcp`.
     egress: (url, purpose) => {
-      deps.egress.check(url, purpose);
+      deps.egress.check(url, 'mcp', purpose);
     },
     onChange: (servers) => deps.emit({ type: 'mcp.changed', servers }),
     ...(deps.callTimeoutMs ? { callTimeoutMs: deps.callTimeoutMs } : {}),

@@ -71,6 +71,8 @@ async function newHost(
     ...extra,
   });
   hosts.push(host);
+  // Offline mode is the default: the loopback model server is the one host downloads are allowed to reach.
+  if (!extra.offline) await host.invoke('privacy.allow', { feature: 'model-download', host: '127.0.0.1' });
   const events: HostEvent[] = [];
   host.subscribe((event) => events.push(event));
   return { host, events };
@@ -269,8 +271,8 @@ describe('models (Host)', () => {
       message: expect.stringMatching(/offline/),
     });
     expect(server.requests).toEqual([]);
-    expect(host.egress.list()).toEqual([
-      expect.objectContaining({ allowed: false, purpose: 'model download: Tiny tiny', host: '127.0.0.1' }),
+    expect((await host.invoke('privacy.ledger', {})).events).toEqual([
+      expect.objectContaining({ allowed: false, source: 'model download: Tiny tiny', host: '127.0.0.1' }),
     ]);
     expect((await host.invoke('models.list', {})).downloads).toEqual([]);
   });

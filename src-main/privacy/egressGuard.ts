@@ -1,39 +1,52 @@
-import { HomebodyError } from '../../src-shared/contract/index.js';
+import {
+  HomebodyError,
+  type EgressEvent,
+  type EgressFeature,
+  type NetworkSettings,
+} from '../../src-shared/contract/index.js';
+import { MemoryEgressLedger, type EgressSink } from './egressLedger.js';
+import {
+  DEFAULT_NETWORK_SETTINGS,
+  FEATURE_PURPOSES,
+  FEATURE_SHORT_NAMES,
+  anyRuleNames,
+  isPrivateAddress,
+  matchingRule,
+  normalizeHost,
+} from './networkRules.js';
 
-/** One connection Homebody itself tried to open (a model download, say), allowed or not. */
-export interface EgressAttempt {
-  readonly id: number;
-  /** ms since the epoch. */
-  readonly at: number;
-  /** Why Homebody wanted to connect, for the user: e.g. "model download: BotPsy 0.8B Q8". */
-  readonly purpose: string;
-  /** The URL without its query and fragment (they may carry tokens). */
-  readonly url: string;
-  readonly host: string;
-  readonly port: number;
-  readonly allowed: boolean;
-  /** Why it was blocked; null when allowed. */
-  readonly reason: string | null;
-  /** Bytes received, when known (updated while a download runs). */
-  readonly bytes: number | null;
-}
-
-/** What an allowed attempt hands its caller, to record the bytes it received. */
+/** What an allowed check hands its caller. */
 export interface EgressTicket {
-  readonly attempt: EgressAttempt;
-  /** Sets the bytes received so far over this connection (or connections) for this attempt. */
-  setBytes(bytes: number): void;
+  /** The ledger event recorded for it. */
+  readonly event: EgressEvent;
+  /**
+   * A rule names this exact host. The web tools may then reach it even where it resolves to a private address;
+   * otherwise they refuse such an address (a public name that resolves to 127.0.0.1, say).
+   */
+  readonly hostNamed: boolean;
+  /**
+   * Sets the bytes received so far for this connection (or connections); written to the ledger at most ~2/s, the
+   * last value always (a little later), and at once when `final`.
+   */
+  setBytes(bytes: number, final?: boolean): void;
 }
 
 export interface EgressGuardOptions {
-  /** Refuse every connection. Default false (a later version makes offline the default). */
-  readonly offline?: boolean;
-  /** How many attempts `list()` keeps, oldest dropped first. */
-  readonly maxRecords?: number;
+  /**
+   * Held offline whatever the settings say, and no rule applies: nothing at all leaves the machine
+   * (HOMEBODY_OFFLINE=1, createHost's `offline`). The stored settings are kept and apply again on a start without it.
+   */
+  readonly forceOffline?: boolean;
+  /** Default: offline, no rules. */
+  readonly settings?: NetworkSettings;
+  /** Where attempts are recorded; default an in-memory ledger. */
+  readonly sink?: EgressSink;
   readonly now?: () => number;
+  /** How long an allowed check covers new connections to its host and port (see `covers`). Default 30 s. */
+  readonly ticketWindowMs?: number;
+  /** The least time between two ledger writes of one ticket's bytes. Default 500 ms. */
+  readonly bytesIntervalMs?: number;
 }
-
-const DEFAULT_MAX_RECORDS = 1000;
 
 /** The schemes Homebody connects over, with their default ports: the web, and mail (sending and reading). */
 const DEFAULT_PORTS: Readonly<Record<string, number>> = {
@@ -45,36 +58,87 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = {
   'imaps:': 993,
 };
 
+/** What the guard answers for a connection no feature asked for (the watchers'). */
+export interface UnaskedVerdict {
+  readonly allowed: boolean;
+  readonly reason: string;
+}
+
 /**
- * The one gate every app-initiated network connection passes before it is opened: only http(s), and smtp(s) and
- * imap(s) for the mail tools, nothing at all while offline. Each attempt is recorded in memory (a ledger the UI will show later).
+ * The one gate every app-initiated network connection passes before it is opened. Each check names its feature
+ * (model-download, web, mail, mcp) and its source ("tool web_fetch"), and is recorded in the ledger, allowed or not.
+ *
+ * - Offline mode (the default): allowed only when a rule names the feature and the host, or the feature and `*`.
+ * - Online: allowed, except the web tools to this machine or the local network (loopback, private, link-local,
+ *   unique-local, CGNAT, unspecified, `localhost`): those need a rule naming that exact host, online or not.
+ * - Forced offline (`forceOffline`): nothing passes, rules included.
+ * Only http(s), and smtp(s) and imap(s) for the mail tools, are ever allowed.
  */
 export class EgressGuard {
-  private offlineFlag: boolean;
-  private readonly records: EgressAttempt[] = [];
-  private nextId = 1;
-  private readonly maxRecords: number;
+  private current: NetworkSettings;
+  private readonly forced: boolean;
+  private readonly sink: EgressSink;
   private readonly now: () => number;
+  private readonly ticketWindowMs: number;
+  private readonly bytesIntervalMs: number;
+  /** Allowed checks still covering new connections: `host:port` → last time the ticket was used. */
+  private readonly live = new Map<string, number>();
+  /** Tickets holding bytes not yet written (their write waits for the interval). */
+  private readonly unwritten = new Set<() => void>();
+  private disposed = false;
 
   constructor(options: EgressGuardOptions = {}) {
-    this.offlineFlag = options.offline ?? false;
-    this.maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
+    this.forced = options.forceOffline ?? false;
+    this.current = structuredClone(options.settings ?? DEFAULT_NETWORK_SETTINGS);
+    this.sink = options.sink ?? new MemoryEgressLedger();
     this.now = options.now ?? Date.now;
+    this.ticketWindowMs = options.ticketWindowMs ?? 30_000;
+    this.bytesIntervalMs = options.bytesIntervalMs ?? 500;
   }
 
+  /** Whether offline mode is in force (the setting, or the forced switch). */
   get offline(): boolean {
-    return this.offlineFlag;
+    return this.forced || this.current.offline;
   }
 
-  setOffline(offline: boolean): void {
-    this.offlineFlag = offline;
+  /** Started with the network off (HOMEBODY_OFFLINE=1): settings are kept but nothing passes. */
+  get forcedOffline(): boolean {
+    return this.forced;
+  }
+
+  /** The user's settings as stored (offline may read false while forced offline holds). */
+  settings(): NetworkSettings {
+    return structuredClone(this.current);
+  }
+
+  setSettings(settings: NetworkSettings): void {
+    this.current = structuredClone(settings);
   }
 
   /**
-   * Asks to connect to `rawUrl` for `purpose`. Answers a ticket when allowed; throws HomebodyError NETWORK_BLOCKED
-   * (and records the refusal) when offline or when the scheme is not one of DEFAULT_PORTS.
+   * Asks to connect to `rawUrl` for `feature` on behalf of `source`. Answers a ticket when allowed; throws
+   * HomebodyError NETWORK_BLOCKED with a sentence saying what to do when not. Either way the ledger has it.
    */
-  check(rawUrl: string, purpose: string): EgressTicket {
+  check(rawUrl: string, feature: EgressFeature, source: string): EgressTicket {
+    const ticket = this.decideAndRecord(rawUrl, feature, source, true);
+    if (!ticket) throw new Error('unreachable: an allowed check always answers a ticket');
+    return ticket;
+  }
+
+  /**
+   * Refuses now (recording the refusal) what `check` would refuse, without recording an allowed attempt: for a
+   * caller that tells the user at once and connects later (a queued download), where `check` runs again.
+   */
+  preflight(rawUrl: string, feature: EgressFeature, source: string): void {
+    this.decideAndRecord(rawUrl, feature, source, false);
+  }
+
+  private decideAndRecord(
+    rawUrl: string,
+    feature: EgressFeature,
+    source: string,
+    connecting: boolean,
+  ): EgressTicket | undefined {
     let url: URL | undefined;
     try {
       url = new URL(rawUrl);
@@ -82,41 +146,149 @@ export class EgressGuard {
       url = undefined;
     }
     const protocol = url?.protocol;
-    const safeUrl = url ? `${url.protocol}//${url.host}${url.pathname}` : rawUrl.slice(0, 200);
-    const host = url?.hostname ?? '';
+    const safeUrl = url ? `${url.protocol}//${url.host}${url.pathname}` : rawUrl.replace(/[?#].*$/s, '').slice(0, 200);
+    const host = url ? normalizeHost(url.hostname) : '';
     const known = protocol !== undefined && Object.hasOwn(DEFAULT_PORTS, protocol);
     const port = url ? Number(url.port || (known && protocol ? DEFAULT_PORTS[protocol] : 0)) : 0;
-    let reason: string | null = null;
-    if (!url) reason = `"${safeUrl}" is not a valid URL.`;
-    else if (!known) {
-      reason = `Homebody connects only over http(s), smtp(s) and imap(s), not ${url.protocol.replace(/:$/, '')}.`;
-    } else if (this.offlineFlag) {
-      reason = `Homebody is offline: it opens no connections (here to ${host} for ${purpose}).`;
-    }
-    const attempt: { -readonly [K in keyof EgressAttempt]: EgressAttempt[K] } = {
-      id: this.nextId++,
+    const decision = url ? this.decide(url, known, feature, host) : { reason: `"${safeUrl}" is not a valid URL.` };
+    const allowed = 'allowedBy' in decision;
+    if (allowed && !connecting) return undefined;
+    const event = this.sink.record({
       at: this.now(),
-      purpose,
+      source,
+      feature,
       url: safeUrl,
       host,
       port,
-      allowed: reason === null,
-      reason,
-      bytes: reason === null ? 0 : null,
-    };
-    this.records.push(attempt);
-    if (this.records.length > this.maxRecords) this.records.splice(0, this.records.length - this.maxRecords);
-    if (reason !== null) throw new HomebodyError('NETWORK_BLOCKED', reason);
+      allowed,
+      reason: allowed ? decision.allowedBy : decision.reason,
+      bytes: allowed ? 0 : null,
+      via: 'guard',
+    });
+    if (!allowed) throw new HomebodyError('NETWORK_BLOCKED', decision.reason);
+    this.touch(host, port);
+    return this.ticket(event, host, port, decision.hostNamed);
+  }
+
+  /**
+   * True when an allowed check for this host and port was made (or its bytes reported) within the ticket window:
+   * the watcher then knows a connection it sees was asked for, and does not record it twice.
+   */
+  covers(host: string, port: number): boolean {
+    const key = `${normalizeHost(host)}:${port}`;
+    const at = this.live.get(key);
+    if (at === undefined) return false;
+    if (this.now() - at > this.ticketWindowMs) {
+      this.live.delete(key);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * What offline mode makes of a connection no feature asked for. Loopback never leaves the machine and passes;
+   * offline, anything else passes only if some rule (of any feature) names its host, or a feature's `*` rule exists.
+   */
+  judgeUnasked(host: string): UnaskedVerdict {
+    const h = normalizeHost(host);
+    const loopback = isLoopback(h);
+    if (this.forced && !loopback) {
+      return { allowed: false, reason: `Homebody was started offline: nothing leaves the machine (here ${h}).` };
+    }
+    if (!this.current.offline || loopback) {
+      return { allowed: true, reason: 'seen, not asked through the guard' };
+    }
+    if (anyRuleNames(this.current.rules, h) || this.current.rules.some((r) => r.host === '*')) {
+      return { allowed: true, reason: 'seen, not asked through the guard (a rule names the host)' };
+    }
     return {
-      attempt,
-      setBytes(bytes: number) {
-        attempt.bytes = bytes;
-      },
+      allowed: false,
+      reason: `Offline mode is on: a connection to ${h} that no feature asked for was closed.`,
     };
   }
 
-  /** Every recorded attempt, oldest first (copies). */
-  list(): EgressAttempt[] {
-    return this.records.map((r) => ({ ...r }));
+  /** Records a connection seen outside the guard (watcher or renderer), as it was judged where it was seen. */
+  recordSeen(event: Omit<EgressEvent, 'id' | 'at'>): EgressEvent {
+    return this.sink.record({ ...event, at: this.now() });
   }
+
+  /** Writes the bytes still waiting, then takes no more (the ledger is about to close). */
+  dispose(): void {
+    for (const write of [...this.unwritten]) write();
+    this.disposed = true;
+  }
+
+  private decide(
+    url: URL,
+    known: boolean,
+    feature: EgressFeature,
+    host: string,
+  ): { allowedBy: string; hostNamed: boolean } | { reason: string } {
+    if (!known) {
+      return {
+        reason: `Homebody connects only over http(s), smtp(s) and imap(s), not ${url.protocol.replace(/:$/, '')}.`,
+      };
+    }
+    const purpose = FEATURE_PURPOSES[feature];
+    const allowHint = `Allow it on the Privacy page (Allow "${host}" for ${FEATURE_SHORT_NAMES[feature]}).`;
+    if (this.forced) {
+      return {
+        reason: `Homebody was started offline (HOMEBODY_OFFLINE=1): it did not connect to ${host} for ${purpose}, and no rule applies until it is started without it.`,
+      };
+    }
+    const match = matchingRule(this.current.rules, feature, host);
+    if (!match && this.current.offline) {
+      return { reason: `Offline mode is on: Homebody did not connect to ${host} for ${purpose}. ${allowHint}` };
+    }
+    const hostNamed = match?.exact === true;
+    // Online or through a `*` rule, the web tools still need the user's word for this machine and the local network.
+    if (feature === 'web' && isPrivateAddress(host) && !hostNamed) {
+      return {
+        reason: `Homebody's web tools do not reach ${host} unless you allow it: it is this machine or the local network. ${allowHint}`,
+      };
+    }
+    return { allowedBy: match ? `rule ${feature}: ${match.rule.host}` : 'online', hostNamed };
+  }
+
+  private touch(host: string, port: number): void {
+    this.live.set(`${host}:${port}`, this.now());
+    if (this.live.size > 256) {
+      for (const [key, at] of this.live) if (this.now() - at > this.ticketWindowMs) this.live.delete(key);
+    }
+  }
+
+  private ticket(event: EgressEvent, host: string, port: number, hostNamed: boolean): EgressTicket {
+    const sink = this.sink;
+    let written = Number.NEGATIVE_INFINITY;
+    let pending: number | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const write = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      this.unwritten.delete(write);
+      if (pending === null || this.disposed) return;
+      written = this.now();
+      sink.setBytes(event.id, pending);
+      pending = null;
+    };
+    return {
+      event,
+      hostNamed,
+      setBytes: (bytes: number, final = false) => {
+        if (this.disposed) return;
+        this.touch(host, port);
+        pending = Math.max(0, Math.floor(bytes));
+        if (final || this.now() - written >= this.bytesIntervalMs) write();
+        else {
+          // The last value is always written, a little later, so the ledger ends with the real total.
+          timer ??= setTimeout(write, this.bytesIntervalMs).unref();
+          this.unwritten.add(write);
+        }
+      },
+    };
+  }
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1';
 }

@@ -4,6 +4,7 @@ import { DamagedDatabaseError, openDatabase, type Db, type OpenDatabaseOptions }
 import { moveDamagedAside } from './moveAside.js';
 import { createHistoryRepo, type HistoryRepo } from './repos/historyRepo.js';
 import { createAuditRepo, type AuditRepo } from './repos/auditRepo.js';
+import { createEgressRepo, type EgressRepo } from './repos/egressRepo.js';
 import { createMcpRepo, type McpRepo } from './repos/mcpRepo.js';
 import { createMessagesRepo, type MessagesRepo } from './repos/messagesRepo.js';
 import { createModelsRepo, type ModelsRepo } from './repos/modelsRepo.js';
@@ -27,6 +28,8 @@ export interface Store {
   readonly models: ModelsRepo;
   /** MCP servers, their trusted tool definitions and risk overrides. */
   readonly mcp: McpRepo;
+  /** The egress ledger: every connection attempted or seen. */
+  readonly egress: EgressRepo;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
   /**
@@ -59,6 +62,7 @@ export function openStore(dataDir: string | ':memory:', options: OpenDatabaseOpt
     history: createHistoryRepo(db),
     models: createModelsRepo(db),
     mcp: createMcpRepo(db),
+    egress: createEgressRepo(db),
     transaction: (fn) => db.transaction(fn)(),
     checkpoint: () => {
       db.pragma('wal_checkpoint(TRUNCATE)');

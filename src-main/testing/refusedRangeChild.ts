@@ -23,7 +23,8 @@ const manager = new DownloadManager({
     get: (id) => rows.get(id),
     list: () => [...rows.values()],
   },
-  guard: new EgressGuard(),
+  // Offline, as by default, with the loopback server the one host downloads may reach.
+  guard: new EgressGuard({ settings: { offline: true, rules: [{ feature: 'model-download', host: '127.0.0.1' }] } }),
   adopt: () => 'never',
 });
 const { id } = await manager.start({ catalogId: null, uri: server.url, expectedSizeBytes: null, expectedSha256: null });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Download } from '../../../src-shared/contract/index.js';
 import { EgressGuard } from '../../privacy/egressGuard.js';
+import { MemoryEgressLedger } from '../../privacy/egressLedger.js';
 import { REPO_ROOT } from '../../testing/cliProcess.js';
 import { ModelServer, type ModelServerOptions } from '../../testing/modelServer.js';
 import {
@@ -69,7 +70,12 @@ function setup(options: { offline?: boolean; records?: MemoryRecords; modelsDir?
   const modelsDir = options.modelsDir ?? join(mkdtempSync(join(tmpdir(), 'hb-dl-')), 'models');
   dirs.push(modelsDir);
   const records = options.records ?? new MemoryRecords();
-  const guard = new EgressGuard({ offline: options.offline ?? false });
+  // Offline (the default) with the one rule the loopback model server needs, or none at all.
+  const ledger = new MemoryEgressLedger();
+  const guard = new EgressGuard({
+    sink: ledger,
+    settings: { offline: true, rules: options.offline ? [] : [{ feature: 'model-download', host: '127.0.0.1' }] },
+  });
   const adopted: Array<{ record: DownloadRecord; verified: Verified }> = [];
   const events: DownloadProgressEvent[] = [];
   const manager = new DownloadManager({
@@ -85,7 +91,7 @@ function setup(options: { offline?: boolean; records?: MemoryRecords; modelsDir?
     progressIntervalMs: 0,
   });
   managers.push(manager);
-  return { manager, records, guard, adopted, events, modelsDir };
+  return { manager, records, guard, ledger, adopted, events, modelsDir };
 }
 
 async function until<T>(fn: () => T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
@@ -108,7 +114,7 @@ async function finished(manager: DownloadManager, id: string): Promise<Download>
 describe('DownloadManager (real node-llama-cpp downloader against a local server)', () => {
   it('downloads an hf: URI with progress events, verifies size and sha256, then adopts the file', async () => {
     const server = await serve();
-    const { manager, adopted, events, guard, modelsDir } = setup({ endpoint: `${server.origin}/` });
+    const { manager, adopted, events, ledger, modelsDir } = setup({ endpoint: `${server.origin}/` });
     const started = await manager.start({
       catalogId: 'tiny',
       uri: 'hf:test/tiny-GGUF/tiny.gguf',
@@ -132,12 +138,14 @@ describe('DownloadManager (real node-llama-cpp downloader against a local server
     expect(readdirSync(modelsDir).sort()).toEqual(['.downloads', 'tiny.gguf']);
     expect(readdirSync(join(modelsDir, '.downloads'))).toEqual([]);
     // The egress guard saw the connection, with its host, port and the bytes received.
-    expect(guard.list()).toEqual([
+    expect(ledger.list()).toEqual([
       expect.objectContaining({
         allowed: true,
+        feature: 'model-download',
+        reason: 'rule model-download: 127.0.0.1',
         host: '127.0.0.1',
         port: Number(new URL(server.origin).port),
-        purpose: 'model download: tiny.gguf',
+        source: 'model download: tiny.gguf',
         bytes: server.size,
       }),
     ]);
@@ -265,13 +273,13 @@ describe('DownloadManager (real node-llama-cpp downloader against a local server
 
   it('refuses to connect while offline, before any request', async () => {
     const server = await serve();
-    const { manager, guard, records } = setup({ offline: true });
+    const { manager, ledger, records } = setup({ offline: true });
     await expect(
       manager.start({ catalogId: null, uri: server.url, expectedSizeBytes: null, expectedSha256: null }),
     ).rejects.toMatchObject({ code: 'NETWORK_BLOCKED' });
     expect(records.rows.size).toBe(0);
     expect(server.requests).toEqual([]);
-    expect(guard.list()).toEqual([expect.objectContaining({ allowed: false, host: '127.0.0.1' })]);
+    expect(ledger.list()).toEqual([expect.objectContaining({ allowed: false, host: '127.0.0.1' })]);
   });
 
   it('after a restart lists an interrupted download as paused and resumes it from its bytes on disk', async () => {

@@ -167,7 +167,7 @@ export class DownloadManager {
     return this.list().find((d) => d.catalogId === catalogId && UNFINISHED.includes(d.state));
   }
 
-  /** Queues a new download (it starts at once when none runs). Checks the URI now, and the egress guard if offline. */
+  /** Queues a new download (it starts at once when none runs). Checks the URI and the egress guard now. */
   start(request: NewDownload): Promise<Download> {
     return this.control.run(async () => {
       this.assertOpen();
@@ -192,8 +192,8 @@ export class DownloadManager {
         createdAt: now,
         updatedAt: now,
       };
-      // Refused at once while offline, so the caller is told; otherwise the guard is asked when the run connects.
-      if (this.options.guard.offline) this.options.guard.check(target.url, this.purpose(record));
+      // Refused at once when the guard would refuse it, so the caller is told; the run asks again when it connects.
+      this.options.guard.preflight(target.url, 'model-download', this.purpose(record));
       this.options.records.insert(record);
       this.changed(id);
       this.pump();
@@ -236,9 +236,11 @@ export class DownloadManager {
           return this.view(record);
         case 'paused':
         case 'failed': {
-          if (this.options.guard.offline) {
-            this.options.guard.check(resolveDownloadTarget(record.uri, this.endpoint).url, this.purpose(record));
-          }
+          this.options.guard.preflight(
+            resolveDownloadTarget(record.uri, this.endpoint).url,
+            'model-download',
+            this.purpose(record),
+          );
           this.update(id, { state: 'queued', error: null });
           this.pump();
           return this.view(this.mustGet(id));
@@ -423,7 +425,7 @@ export class DownloadManager {
     const complete = await settlePartialFile(staged, record.totalBytes);
     if (!complete) {
       const target = resolveDownloadTarget(record.uri, this.endpoint);
-      live.ticket = this.options.guard.check(target.url, this.purpose(record));
+      live.ticket = this.options.guard.check(target.url, 'model-download', this.purpose(record));
       await mkdir(record.stagingDir, { recursive: true });
       const onDisk = await partialBytesOnDisk(partialPathOf(staged), record.totalBytes);
       live.bytes = onDisk ?? 0;
@@ -455,7 +457,7 @@ export class DownloadManager {
         await this.finishStop(live);
         return;
       }
-      live.ticket.setBytes(Math.max(0, (live.totalBytes ?? live.bytes) - live.resumedBytes));
+      live.ticket.setBytes(Math.max(0, (live.totalBytes ?? live.bytes) - live.resumedBytes), true);
     }
 
     this.update(live.id, { state: 'verifying', bytes: live.totalBytes ?? live.bytes });

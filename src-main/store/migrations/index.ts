@@ -4,6 +4,7 @@ import { migration003 } from './003_search.js';
 import { migration004 } from './004_models.js';
 import { migration005 } from './005_context_note.js';
 import { migration006 } from './006_mcp.js';
+import { migration007 } from './007_egress.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A new schema change is a new file appended here, never an edit of an old one. */
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration004,
   migration005,
   migration006,
+  migration007,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -104,14 +104,14 @@ describe('ToolExecutor (real child process)', () => {
        process.on('message', (m) => {
          if (m.type === 'service-result') { const id = waiting.get(m.serviceId); process.send({ type: 'result', id, ok: true, outcome: { result: m } }); return; }
          waiting.set('s-' + m.id, m.id);
-         process.send({ type: 'service', id: m.id, serviceId: 's-' + m.id, request: { kind: 'egress', url: m.args.url, purpose: 'test' } });
+         process.send({ type: 'service', id: m.id, serviceId: 's-' + m.id, request: { kind: 'egress', url: m.args.url, feature: 'web', purpose: 'test' } });
        });`,
     );
     const asked: unknown[] = [];
     const withHandler = executor({
       workerPath: asker,
-      services: async (request) => {
-        asked.push(request);
+      services: async (request, call) => {
+        asked.push({ ...request, tool: call.tool });
         if (request.kind === 'egress' && request.url.includes('blocked'))
           throw Object.assign(new Error('Offline mode is on.'), { code: 'NETWORK_BLOCKED' });
         return 'ok';
@@ -125,8 +125,8 @@ describe('ToolExecutor (real child process)', () => {
       error: { code: 'NETWORK_BLOCKED', message: 'Offline mode is on.' },
     });
     expect(asked).toEqual([
-      { kind: 'egress', url: 'http://127.0.0.1/a', purpose: 'test' },
-      { kind: 'egress', url: 'http://blocked/', purpose: 'test' },
+      { kind: 'egress', url: 'http://127.0.0.1/a', feature: 'web', purpose: 'test', tool: 'web' },
+      { kind: 'egress', url: 'http://blocked/', feature: 'web', purpose: 'test', tool: 'web' },
     ]);
     const without = await executor({ workerPath: asker }).run('web', { url: 'http://x/' }, { roots, packs });
     expect(without.result).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });

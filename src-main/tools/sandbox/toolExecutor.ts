@@ -8,7 +8,12 @@ import { ToolError } from '../toolTypes.js';
 import { MAX_OUTPUT_BYTES, type ServiceRequest, type WorkerRequest, type WorkerResponse } from './workerProtocol.js';
 
 /** Answers a running call's service request (egress check, device action); throws to refuse it. */
-export type ServiceHandler = (request: ServiceRequest) => Promise<JsonValue>;
+export type ServiceHandler = (request: ServiceRequest, call: ServiceCaller) => Promise<JsonValue>;
+
+/** Which call asked: the tool's name, or `undo` for an undo. */
+export interface ServiceCaller {
+  readonly tool: string;
+}
 
 export interface ExecutorOptions {
   readonly trashDir: string;
@@ -61,6 +66,7 @@ function errorCode(error: unknown): string {
 }
 
 interface Pending {
+  readonly tool: string;
   resolve(outcome: ToolOutcome): void;
   reject(error: Error): void;
 }
@@ -103,6 +109,7 @@ export class ToolExecutor implements ToolRunner {
 
   run(tool: string, args: Record<string, JsonValue>, options: RunOptions): Promise<ToolOutcome> {
     return this.send(
+      tool,
       (id) => ({
         type: 'run',
         id,
@@ -118,6 +125,7 @@ export class ToolExecutor implements ToolRunner {
 
   undo(record: UndoRecord, options: RunOptions): Promise<ToolOutcome> {
     return this.send(
+      'undo',
       (id) => ({
         type: 'undo',
         id,
@@ -134,7 +142,7 @@ export class ToolExecutor implements ToolRunner {
     this.kill(new ToolError('IO_ERROR', 'Homebody is closing; the tool was stopped.'));
   }
 
-  private send(build: (id: string) => WorkerRequest, options: RunOptions): Promise<ToolOutcome> {
+  private send(tool: string, build: (id: string) => WorkerRequest, options: RunOptions): Promise<ToolOutcome> {
     const child = this.worker(options.roots, options.packs);
     const id = String(++this.nextId);
     // From TypeScript sources a new worker first compiles every pack through tsx, which on a busy machine takes
@@ -163,6 +171,7 @@ export class ToolExecutor implements ToolRunner {
       };
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, {
+        tool,
         resolve: (outcome) => {
           cleanup();
           resolve(outcome);
@@ -242,13 +251,14 @@ export class ToolExecutor implements ToolRunner {
       if (this.child === child && child.connected)
         child.send({ type: 'service-result', serviceId: message.serviceId, ...result } satisfies WorkerRequest);
     };
-    if (!this.pending.has(message.id)) return;
+    const call = this.pending.get(message.id);
+    if (!call) return;
     const handler = this.options.services;
     if (!handler) {
       answer({ ok: false, error: { code: 'UNAVAILABLE', message: 'This tool runner offers no services.' } });
       return;
     }
-    handler(message.request).then(
+    handler(message.request, { tool: call.tool }).then(
       (value) => answer({ ok: true, value }),
       (error: unknown) =>
         answer({

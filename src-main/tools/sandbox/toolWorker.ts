@@ -28,8 +28,10 @@ function askHost(id: string, request: ServiceRequest): Promise<JsonValue> {
 
 function servicesFor(id: string): ToolServices {
   return {
-    egress: async (url, purpose) => {
-      await askHost(id, { kind: 'egress', url, purpose });
+    egress: async (url, feature, purpose) => {
+      const answer = await askHost(id, { kind: 'egress', url, feature, purpose });
+      const hostNamed = typeof answer === 'object' && answer !== null && !Array.isArray(answer) && answer.hostNamed;
+      return { hostNamed: hostNamed === true };
     },
     device: (request) => askHost(id, { kind: 'device', request }),
   };

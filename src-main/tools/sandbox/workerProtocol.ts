@@ -1,3 +1,4 @@
+import type { EgressFeature } from '../../../src-shared/contract/index.js';
 import type { DeviceRequest, GrantedRoot, JsonValue, PackConfig, ToolOutcome, UndoRecord } from '../toolTypes.js';
 
 /** What the main process sends the tool worker. Arguments were validated and allowed before they got here. */
@@ -31,7 +32,7 @@ export type WorkerRequest =
 
 /** What a running call asks of the main process (see ToolServices). */
 export type ServiceRequest =
-  | { readonly kind: 'egress'; readonly url: string; readonly purpose: string }
+  | { readonly kind: 'egress'; readonly url: string; readonly feature: EgressFeature; readonly purpose: string }
   | { readonly kind: 'device'; readonly request: DeviceRequest };
 
 export type WorkerResponse =

@@ -30,7 +30,7 @@ async function withInbox<T>(ctx: ToolContext, work: (client: ImapFlow) => Promis
   if (imap.password === null) {
     throw new ToolError('NOT_CONFIGURED', `No password is set for the IMAP account ${imap.user}@${imap.host}.`);
   }
-  await ctx.services.egress(`${imap.secure ? 'imaps' : 'imap'}://${imap.host}:${imap.port}`, 'read mail');
+  await ctx.services.egress(`${imap.secure ? 'imaps' : 'imap'}://${imap.host}:${imap.port}`, 'mail', 'read mail');
   const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: imap.host,

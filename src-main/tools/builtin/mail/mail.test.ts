@@ -4,6 +4,7 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { refusingServices, testPackConfig } from '../../packFixture.js';
+import type { EgressFeature } from '../../../../src-shared/contract/index.js';
 import type { PackConfig, ToolContext } from '../../toolTypes.js';
 import { applyUndo } from '../files/undo.js';
 import { mailDraft } from './draft.js';
@@ -266,13 +267,13 @@ describe('mail_inbox and mail_read', () => {
       ...ctx,
       services: {
         ...ctx.services,
-        egress: async (url: string) => {
-          asked.push(url);
-          return refusingServices.egress(url, 'x');
+        egress: async (url: string, feature: EgressFeature) => {
+          asked.push(`${feature} ${url}`);
+          return refusingServices.egress(url, feature, 'x');
         },
       },
     };
     await expect(mailInbox.run({}, c)).rejects.toMatchObject({ code: 'NETWORK_BLOCKED' });
-    expect(asked).toEqual(['imap://127.0.0.1:1']);
+    expect(asked).toEqual(['mail imap://127.0.0.1:1']);
   });
 });

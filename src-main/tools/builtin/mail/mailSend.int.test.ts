@@ -15,6 +15,7 @@ import { startSmtpTestServer, type SmtpTestServer } from './smtpTestServer.js';
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-mail-host-')));
 let host: HostInternals;
 let smtp: SmtpTestServer;
+const SMTP_RULE = { feature: 'mail' as const, host: '127.0.0.1' };
 
 const message = {
   to: 'Ana Lima <ana@example.org>',
@@ -26,12 +27,16 @@ const message = {
 beforeAll(async () => {
   smtp = await startSmtpTestServer({ user: 'me', password: 'secret', refuseDomain: 'blocked.example' });
   host = await createHost({ dataDir: join(work, 'data'), shell: 'cli', loadModelOnStart: false });
+  // Offline mode stays on, as for a new user; mail may reach the loopback SMTP server, nothing else.
+  await host.invoke('privacy.allow', SMTP_RULE);
 });
 afterAll(async () => {
   await host.dispose();
   await smtp.close();
 });
-afterEach(() => host.egress.setOffline(false));
+afterEach(async () => {
+  await host.invoke('privacy.setNetwork', { offline: true, rules: [SMTP_RULE] });
+});
 
 async function configure(password: string): Promise<void> {
   await host.invoke('packs.setSettings', {
@@ -96,8 +101,14 @@ describe('mail_send through the Host and a loopback SMTP server', () => {
     expect(readFileSync(join(host.packs.config().mailDir, 'sent', copies[0]!)).toString('latin1')).toBe(
       got.raw.toString('latin1'),
     );
-    expect(host.egress.list().filter((a) => a.purpose === 'send mail')).toEqual([
-      expect.objectContaining({ url: `smtp://127.0.0.1:${smtp.port}`, allowed: true }),
+    const { events } = await host.invoke('privacy.ledger', {});
+    expect(events.filter((e) => e.source === 'tool mail_send (send mail)')).toEqual([
+      expect.objectContaining({
+        url: `smtp://127.0.0.1:${smtp.port}`,
+        feature: 'mail',
+        allowed: true,
+        reason: 'rule mail: 127.0.0.1',
+      }),
     ]);
 
     // Approving again runs nothing.
@@ -140,15 +151,18 @@ describe('mail_send through the Host and a loopback SMTP server', () => {
     expect(errorOf(result)).toMatch(/could not be reached or failed; nothing was sent.*ECONNREFUSED/);
   });
 
-  it('offline: NETWORK_BLOCKED and no connection at all', async () => {
+  it('offline with no rule for the server: NETWORK_BLOCKED, saying what to allow, and no connection at all', async () => {
     await configure('secret');
     const connections = smtp.connections();
-    host.egress.setOffline(true);
+    await host.invoke('privacy.setNetwork', { rules: [] });
     const result = await host.tools.approve(await queue(message), 'user');
     expect(result.status).toBe('failed');
-    expect(errorOf(result)).toMatch(/offline/);
+    expect(errorOf(result)).toBe(
+      'Offline mode is on: Homebody did not connect to 127.0.0.1 for mail. Allow it on the Privacy page (Allow "127.0.0.1" for Mail).',
+    );
     expect(smtp.connections()).toBe(connections);
-    expect(host.egress.list().at(-1)).toMatchObject({ purpose: 'send mail', allowed: false });
+    const [last] = (await host.invoke('privacy.ledger', { limit: 1 })).events;
+    expect(last).toMatchObject({ source: 'tool mail_send (send mail)', feature: 'mail', allowed: false });
   });
 
   it('edited arguments are validated again by the Host', async () => {

@@ -67,7 +67,7 @@ export const mailSend: ToolDefinition<MailSendArgs> = {
       { from: smtp.from },
     );
 
-    await ctx.services.egress(`${smtp.secure ? 'smtps' : 'smtp'}://${smtp.host}:${smtp.port}`, 'send mail');
+    await ctx.services.egress(`${smtp.secure ? 'smtps' : 'smtp'}://${smtp.host}:${smtp.port}`, 'mail', 'send mail');
     const { createTransport } = await import('nodemailer');
     const transport = createTransport({
       host: smtp.host,

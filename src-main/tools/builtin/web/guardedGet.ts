@@ -1,3 +1,10 @@
+import { lookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { isPrivateAddress } from '../../../privacy/networkRules.js';
 import type { ToolContext } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 
@@ -52,10 +59,12 @@ export function webUrl(raw: string, what = 'The address'): URL {
 }
 
 /**
- * GET with the app's rules: every request, redirects included, is first asked of the egress guard (which refuses
- * everything offline), redirects are followed by hand (at most MAX_REDIRECTS, http/https only), the body is read up
- * to a byte cap, and the whole exchange stops at a timeout or when the call is cancelled. A non-2xx answer is a
- * REMOTE_ERROR with its status.
+ * GET with the app's rules: every request, redirects included, is first asked of the egress guard (feature `web`),
+ * redirects are followed by hand (at most MAX_REDIRECTS, http/https only), the body is read up to a byte cap, and
+ * the whole exchange stops at a timeout or when the call is cancelled. A non-2xx answer is a REMOTE_ERROR with its
+ * status. A host name is resolved here, and refused when it resolves to this machine or the local network unless a
+ * rule names that host: the guard judged the name, this judges where it really leads (a public name can point at
+ * 127.0.0.1 or a router's admin page).
  */
 export async function guardedGet(start: URL, ctx: ToolContext, options: GuardedGetOptions): Promise<GuardedResponse> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -64,23 +73,18 @@ export async function guardedGet(start: URL, ctx: ToolContext, options: GuardedG
   const signal = AbortSignal.any([ctx.signal, timeout]);
   let url = start;
   for (let hop = 0; ; hop++) {
-    await ctx.services.egress(url.href, options.purpose);
-    let response: Response;
+    const grant = await ctx.services.egress(url.href, 'web', options.purpose);
+    let response: IncomingMessage;
     try {
-      response = await fetch(url, {
-        method: 'GET',
-        redirect: 'manual',
-        signal,
-        headers: { accept: options.accept, 'user-agent': 'Homebody (on-device assistant)' },
-      });
+      response = await requestOnce(url, options.accept, signal, grant.hostNamed ? undefined : publicOnlyLookup);
     } catch (error) {
       throw networkError(error, url, ctx.signal, timeout, timeoutMs);
     }
-    if (REDIRECTS.has(response.status)) {
-      await response.body?.cancel();
-      const location = response.headers.get('location');
-      if (!location)
-        throw new ToolError('REMOTE_ERROR', `${url.host} answered ${response.status} without saying where to go.`);
+    const status = response.statusCode ?? 0;
+    if (REDIRECTS.has(status)) {
+      response.destroy();
+      const location = response.headers.location;
+      if (!location) throw new ToolError('REMOTE_ERROR', `${url.host} answered ${status} without saying where to go.`);
       if (hop >= MAX_REDIRECTS)
         throw new ToolError(
           'REMOTE_ERROR',
@@ -89,16 +93,86 @@ export async function guardedGet(start: URL, ctx: ToolContext, options: GuardedG
       url = redirectTarget(location, url);
       continue;
     }
-    if (response.status < 200 || response.status > 299) {
-      await response.body?.cancel();
-      const text = response.statusText ? ` ${response.statusText}` : '';
-      throw new ToolError('REMOTE_ERROR', `${url.href} answered ${response.status}${text}.`);
+    if (status < 200 || status > 299) {
+      response.destroy();
+      const text = response.statusMessage ? ` ${response.statusMessage}` : '';
+      throw new ToolError('REMOTE_ERROR', `${url.href} answered ${status}${text}.`);
     }
     const { body, truncated } = await readCapped(response, maxBytes, url, ctx.signal, timeout, timeoutMs);
-    const [mediaType = '', ...params] = (response.headers.get('content-type') ?? '').split(';');
+    const [mediaType = '', ...params] = (response.headers['content-type'] ?? '').split(';');
     const charset = params.map((p) => /^\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(p)?.[1]).find(Boolean) ?? null;
-    return { url, status: response.status, mediaType: mediaType.trim().toLowerCase(), charset, body, truncated };
+    return { url, status, mediaType: mediaType.trim().toLowerCase(), charset, body, truncated };
   }
+}
+
+/** A private address a public-looking name resolved to; the egress guard would have refused it by its address. */
+class PrivateAddressError extends Error {
+  readonly code = 'EPRIVATEADDRESS';
+}
+
+/** dns.lookup, refusing an answer that is this machine or the local network. */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  lookup(hostname, options, (error, address, family) => {
+    if (error) {
+      callback(error, address, family);
+      return;
+    }
+    const addresses: LookupAddress[] = Array.isArray(address) ? address : [{ address, family: family ?? 4 }];
+    const local = addresses.find((a) => isPrivateAddress(a.address));
+    if (local) {
+      callback(
+        new PrivateAddressError(
+          `${hostname} resolves to ${local.address}, which is this machine or the local network; the web tools go there only for a host you allowed by name on the Privacy page (Allow "${hostname}" for Web tools).`,
+        ),
+        address,
+        family,
+      );
+      return;
+    }
+    callback(null, address, family);
+  });
+};
+
+/** One GET, no redirect followed, no connection kept for later. */
+function requestOnce(
+  url: URL,
+  accept: string,
+  signal: AbortSignal,
+  guardedLookup: LookupFunction | undefined,
+): Promise<IncomingMessage> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(
+      url,
+      {
+        method: 'GET',
+        agent: false,
+        signal,
+        headers: { accept, 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'Homebody (on-device assistant)' },
+        ...(guardedLookup ? { lookup: guardedLookup } : {}),
+      },
+      resolve,
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** The body as sent, decompressed when the server compressed it. */
+function decodedBody(response: IncomingMessage): Readable {
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : null;
+  if (!decoder) return response;
+  return pipeline(response, decoder, () => undefined);
 }
 
 /** Where a redirect points, if the tools may go there; a redirect elsewhere is the server's failure, not the input's. */
@@ -117,45 +191,40 @@ function redirectTarget(location: string, from: URL): URL {
 }
 
 async function readCapped(
-  response: Response,
+  response: IncomingMessage,
   maxBytes: number,
   url: URL,
   callSignal: AbortSignal,
   timeout: AbortSignal,
   timeoutMs: number,
 ): Promise<{ body: Uint8Array; truncated: boolean }> {
-  if (!response.body) return { body: new Uint8Array(0), truncated: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const stream = decodedBody(response);
+  const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      // Full already and more came: the rest is never downloaded.
+      if (size >= maxBytes) {
+        truncated = chunk.byteLength > 0;
+        if (truncated) break;
+        continue;
+      }
       const room = maxBytes - size;
-      if (value.byteLength >= room) {
-        chunks.push(value.subarray(0, room));
-        size += room;
-        // More than the cap (or exactly it with more to come): stop downloading here.
-        truncated = value.byteLength > room || !(await reader.read()).done;
+      chunks.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
+      size += Math.min(room, chunk.byteLength);
+      if (chunk.byteLength > room) {
+        truncated = true;
         break;
       }
-      chunks.push(value);
-      size += value.byteLength;
     }
   } catch (error) {
     throw networkError(error, url, callSignal, timeout, timeoutMs);
   } finally {
-    await reader.cancel().catch(() => undefined);
+    response.destroy();
+    stream.destroy();
   }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { body, truncated };
+  return { body: new Uint8Array(Buffer.concat(chunks, size)), truncated };
 }
 
 function networkError(
@@ -168,16 +237,9 @@ function networkError(
   if (callSignal.aborted) return new ToolError('IO_ERROR', `The request to ${url.host} was cancelled.`);
   if (timeout.aborted)
     return new ToolError('REMOTE_ERROR', `${url.host} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
-  // undici reports "fetch failed" with the system error (ECONNREFUSED, ENOTFOUND, ...) as its cause.
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  const why =
-    typeof cause?.code === 'string'
-      ? cause.code
-      : typeof cause?.message === 'string'
-        ? cause.message
-        : error instanceof Error
-          ? error.message
-          : String(error);
+  if (error instanceof PrivateAddressError) return new ToolError('NETWORK_BLOCKED', error.message);
+  const code = (error as { code?: unknown } | null)?.code;
+  const why = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
   return new ToolError('REMOTE_ERROR', `Could not reach ${url.host}: ${why}.`);
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type HostInternals } from '../../../host/createHost.js';
 import { EgressGuard } from '../../../privacy/egressGuard.js';
+import { MemoryEgressLedger } from '../../../privacy/egressLedger.js';
 import { testPackConfig } from '../../packFixture.js';
 import { ToolExecutor } from '../../sandbox/toolExecutor.js';
 import { startWebTestServer, type WebTestServer } from './webTestServer.js';
@@ -13,17 +14,23 @@ import { bundleToolWorker } from '../../../testing/bundleToolWorker.js';
 // the worker's egress requests (the EgressGuard), against a real HTTP server on loopback.
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-web-int-')));
 const TASK = 'web-research';
+const LOOPBACK_RULES = [
+  { feature: 'web' as const, host: '127.0.0.1' },
+  { feature: 'web' as const, host: 'localhost' },
+];
 let host: HostInternals;
 let server: WebTestServer;
 
 beforeAll(async () => {
   server = await startWebTestServer({
-    // Offline mode switched on while a redirect chain is under way: the next hop must not be requested.
+    // The rule for localhost withdrawn while a redirect chain is under way: the next hop must not be requested.
     onRequest: (path) => {
-      if (path === '/to-blocked') host.egress.setOffline(true);
+      if (path === '/to-blocked') void host.invoke('privacy.setNetwork', { rules: LOOPBACK_RULES.slice(0, 1) });
     },
   });
   host = await createHost({ dataDir: join(work, 'data'), shell: 'cli', loadModelOnStart: false });
+  // Offline mode stays on; the test server is reached by name and by address, each allowed by a rule naming it.
+  await host.invoke('privacy.setNetwork', { rules: LOOPBACK_RULES });
   await host.invoke('policy.setMode', { tool: 'web_fetch', mode: 'auto' });
   await host.invoke('policy.setMode', { tool: 'web_search', mode: 'auto' });
   await host.invoke('packs.setSettings', { searchEndpoint: `${server.origin}/search` });
@@ -49,10 +56,13 @@ describe('web tools through the Host', () => {
       url: `${server.origin}/article`,
       text: expect.stringContaining('Eurasian otters have been seen again'),
     });
-    const ledger = host.egress.list().map((a) => `${a.purpose} ${a.url} ${a.allowed}`);
+    const { events } = await host.invoke('privacy.ledger', { allowedOnly: true });
+    const ledger = events.reverse().map((e) => `${e.source} ${e.url} ${e.reason}`);
     expect(ledger).toEqual([
-      `web search ${server.origin}/search true`,
-      ...['/r1', '/r2', '/r3', '/article'].map((p) => `web page ${server.origin}${p} true`),
+      `tool web_search (web search) ${server.origin}/search rule web: 127.0.0.1`,
+      ...['/r1', '/r2', '/r3', '/article'].map(
+        (p) => `tool web_fetch (web page) ${server.origin}${p} rule web: 127.0.0.1`,
+      ),
     ]);
     expect(host.store.taskSafety.taintSources(TASK)).toEqual([
       expect.stringMatching(/^web search results from 127\.0\.0\.1:\d+$/),
@@ -60,17 +70,27 @@ describe('web tools through the Host', () => {
     ]);
   });
 
-  it('offline: a redirect hop after offline mode went on is refused by the guard and never requested', async () => {
+  it('offline: a redirect hop to a host whose rule was withdrawn meanwhile is refused and never requested', async () => {
     const outcome = await call('web_fetch', { url: `${server.origin}/to-blocked` });
-    expect(outcome).toMatchObject({ status: 'failed', error: expect.stringContaining('Homebody is offline') });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('Offline mode is on: Homebody did not connect to localhost for the web tools.'),
+    });
     expect(server.hits).not.toContain('/blocked-target');
-    expect(host.egress.list().at(-1)).toMatchObject({ host: 'localhost', allowed: false, purpose: 'web page' });
+    const [last] = (await host.invoke('privacy.ledger', { limit: 1 })).events;
+    expect(last).toMatchObject({
+      host: 'localhost',
+      allowed: false,
+      feature: 'web',
+      source: 'tool web_fetch (web page)',
+    });
 
+    await host.invoke('privacy.setNetwork', { rules: [] });
     const before = server.hits.length;
     const search = await call('web_search', { query: 'otters' });
-    expect(search).toMatchObject({ status: 'failed', error: expect.stringContaining('offline') });
+    expect(search).toMatchObject({ status: 'failed', error: expect.stringContaining('Offline mode is on') });
     expect(server.hits.length).toBe(before);
-    host.egress.setOffline(false);
+    await host.invoke('privacy.setNetwork', { rules: LOOPBACK_RULES });
   });
 
   it('without a search endpoint, web_search says to set one in Settings', async () => {
@@ -83,7 +103,8 @@ describe('web tools through the Host', () => {
 describe('web tools in the worker bundled to JavaScript', () => {
   it('reads a page under the permission wall, with the guard answering each hop', async () => {
     const bundle = await bundleToolWorker(join(work, 'bundle'));
-    const guard = new EgressGuard();
+    const ledger = new MemoryEgressLedger();
+    const guard = new EgressGuard({ sink: ledger, settings: { offline: true, rules: LOOPBACK_RULES.slice(0, 1) } });
     const trashDir = join(work, 'trash');
     mkdirSync(trashDir);
     const executor = new ToolExecutor({
@@ -91,8 +112,7 @@ describe('web tools in the worker bundled to JavaScript', () => {
       workerPath: bundle,
       services: async (request) => {
         if (request.kind !== 'egress') throw new Error('no device here');
-        guard.check(request.url, request.purpose);
-        return null;
+        return { hostNamed: guard.check(request.url, request.feature, request.purpose).hostNamed };
       },
     });
     try {
@@ -108,8 +128,8 @@ describe('web tools in the worker bundled to JavaScript', () => {
         text: expect.stringContaining('Tagus'),
       });
       expect(untrustedSource).toMatch(/^web page /);
-      expect(guard.list().map((a) => new URL(a.url).pathname)).toEqual(['/r1', '/r2', '/r3', '/article']);
-      guard.setOffline(true);
+      expect(ledger.list().map((a) => new URL(a.url).pathname)).toEqual(['/r1', '/r2', '/r3', '/article']);
+      guard.setSettings({ offline: true, rules: [] });
       await expect(
         executor.run('web_fetch', { url: `${server.origin}/article` }, { roots: [], packs }),
       ).rejects.toMatchObject({ code: 'NETWORK_BLOCKED' });

@@ -25,15 +25,18 @@ function context(
 ) {
   const egress: string[] = [];
   const services: ToolServices = {
-    async egress(url, purpose) {
+    async egress(url, feature, purpose) {
       egress.push(`${purpose} ${url}`);
+      if (feature !== 'web') throw new ToolError('NETWORK_BLOCKED', `The web tools asked as ${feature}.`);
       if (options.offline)
         throw new ToolError(
           'NETWORK_BLOCKED',
-          `Homebody is offline: it opens no connections (here to ${new URL(url).hostname} for ${purpose}).`,
+          `Offline mode is on: Homebody did not connect to ${new URL(url).hostname} for the web tools.`,
         );
       if (options.blocked?.includes(new URL(url).hostname))
         throw new ToolError('NETWORK_BLOCKED', `${new URL(url).hostname} is blocked.`);
+      // The loopback test server is allowed by name, as a rule naming it would.
+      return { hostNamed: true };
     },
     device: () => Promise.reject(new ToolError('UNAVAILABLE', 'no device')),
   };
@@ -184,7 +187,7 @@ describe('web_fetch', () => {
     const before = server.hits.length;
     await expect(fetchPage(`${server.origin}/article`, ctx)).rejects.toMatchObject({
       code: 'NETWORK_BLOCKED',
-      message: expect.stringContaining('Homebody is offline'),
+      message: expect.stringContaining('Offline mode is on'),
     });
     expect(server.hits.length).toBe(before);
   });
