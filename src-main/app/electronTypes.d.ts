@@ -240,8 +240,38 @@ declare module 'electron' {
     requestingUrl?: string;
     isMainFrame?: boolean;
   }
+  interface OnBeforeRequestListenerDetails {
+    id: number;
+    url: string;
+    method: string;
+    webContentsId?: number;
+    resourceType: string;
+    referrer: string;
+    timestamp: number;
+  }
+  interface CallbackResponse {
+    cancel?: boolean;
+    redirectURL?: string;
+  }
+  interface WebRequestFilter {
+    urls: string[];
+    excludeUrls?: string[];
+    types?: string[];
+  }
+  interface WebRequest {
+    onBeforeRequest(
+      filter: WebRequestFilter,
+      listener:
+        ((details: OnBeforeRequestListenerDetails, callback: (response: CallbackResponse) => void) => void) | null,
+    ): void;
+    onBeforeRequest(
+      listener:
+        ((details: OnBeforeRequestListenerDetails, callback: (response: CallbackResponse) => void) => void) | null,
+    ): void;
+  }
   class Session {
     static readonly defaultSession: Session;
+    readonly webRequest: WebRequest;
     setPermissionCheckHandler(
       handler:
         | ((

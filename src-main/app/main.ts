@@ -17,6 +17,7 @@ import { disposeWithTimeout } from './disposeWithTimeout.js';
 import { parseLaunchArgs, resolveDataDir } from './launchOptions.js';
 import { createMainWindow } from './mainWindow.js';
 import { chooseModelFile } from './modelFileDialog.js';
+import { guardRendererNetwork } from './rendererNetworkGuard.js';
 import { registerAppSchemeAsPrivileged, serveRendererFrom } from './rendererProtocol.js';
 import { osKeychainFrom } from './safeStorageKeychain.js';
 import { sqliteNativeBinding } from './sqliteBinding.js';
@@ -87,7 +88,7 @@ async function start(): Promise<void> {
 
   try {
     serveRendererFrom(RENDERER_DIR);
-    host = await createHost({
+    const started = await createHost({
       dataDir,
       shell: 'electron',
       modelPath: launchArgs.modelPath,
@@ -106,6 +107,10 @@ async function start(): Promise<void> {
         },
       }),
     });
+    host = started;
+    // Before the window opens: whatever it asks of the network, other than its own files, is cancelled and lands in
+    // the egress ledger.
+    guardRendererNetwork(session.defaultSession, (observed) => started.recordConnection(observed));
   } catch (error) {
     console.error('[homebody] could not start', error);
     dialog.showErrorBox(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { ObservedConnection } from '../privacy/egressLedger.js';
 import {
   guardRendererNetwork,
   recordedUrl,
   rendererRequestVerdict,
-  type RendererConnection,
   type RendererSession,
 } from './rendererNetworkGuard.js';
 
@@ -29,7 +29,7 @@ function fakeSession() {
 describe('guardRendererNetwork', () => {
   it("lets the app's own files, devtools and in-memory URLs through, unrecorded", () => {
     const { session, request } = fakeSession();
-    const recorded: RendererConnection[] = [];
+    const recorded: ObservedConnection[] = [];
     guardRendererNetwork(session, (observed) => recorded.push(observed));
     for (const url of [
       'homebody://app/index.html',
@@ -45,7 +45,7 @@ describe('guardRendererNetwork', () => {
 
   it('cancels and records everything else, without query, fragment or credentials', () => {
     const { session, request } = fakeSession();
-    const recorded: RendererConnection[] = [];
+    const recorded: ObservedConnection[] = [];
     guardRendererNetwork(session, (observed) => recorded.push(observed));
     const cancelled = [
       'https://example.com/track?token=secret#frag',

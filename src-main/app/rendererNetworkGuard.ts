@@ -1,16 +1,5 @@
+import type { ObservedConnection } from '../privacy/egressLedger.js';
 import { APP_ORIGIN, isAppUrl } from './appOrigin.js';
-
-/**
- * What the guard reports for each request it cancels; the shape of privacy/egressLedger.ts's ObservedConnection,
- * which the Host's recordConnection() writes to the egress ledger.
- */
-export type RendererConnection = {
-  source: string;
-  url: string;
-  via: 'renderer';
-  allowed: boolean;
-  reason: string | null;
-};
 
 /** The part of Electron's Session the guard uses (main.ts passes the default session; tests a fake). */
 export interface RendererSession {
@@ -59,11 +48,11 @@ export function recordedUrl(raw: string): string {
 }
 
 /**
- * Cancels every request of the app window that rendererRequestVerdict refuses, and reports each one to `record`
- * (after cancelling: a failing record never lets a request through). Electron keeps one onBeforeRequest listener per
- * session, so this must be the only one.
+ * Cancels every request of the app window that rendererRequestVerdict refuses, then reports it to `record` (the
+ * Host's recordConnection, which writes the egress ledger); cancelling first means a failing record never lets a
+ * request through. Electron keeps one onBeforeRequest listener per session, so this must be the only one.
  */
-export function guardRendererNetwork(session: RendererSession, record: (observed: RendererConnection) => void): void {
+export function guardRendererNetwork(session: RendererSession, record: (observed: ObservedConnection) => void): void {
   session.webRequest.onBeforeRequest((details, callback) => {
     const verdict = rendererRequestVerdict(details.url);
     callback({ cancel: !verdict.allowed });
