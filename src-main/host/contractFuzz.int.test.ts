@@ -19,6 +19,7 @@ describe('the fuzzer', () => {
 
 describeContractFuzz('Host.call', {
   transport: () => async (method, request) => ({ received: request, result: await fixture.host.call(method, request) }),
+  wire: (request) => request,
   dataDir: () => fixture.dataDir,
-  numRuns: 80,
+  numRuns: 50,
 });

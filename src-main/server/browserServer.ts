@@ -123,7 +123,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
         );
       }
       if (req.method !== 'POST') return refuseApi(res, 405, 'INVALID_REQUEST', 'API calls use POST.');
-      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+      if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
         return refuseApi(res, 415, 'INVALID_REQUEST', 'API calls send application/json.');
       }
       const method = url.pathname.slice(API_PATH_PREFIX.length);
