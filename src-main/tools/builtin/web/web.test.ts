@@ -21,7 +21,14 @@ const packsBase = realpathSync(mkdtempSync(join(tmpdir(), 'hb-web-')));
 
 /** Services that record each egress request and refuse the hosts in `blocked` (or all, offline) like the guard. */
 function context(
-  options: { blocked?: string[]; offline?: boolean; packs?: Partial<PackConfig>; signal?: AbortSignal } = {},
+  options: {
+    blocked?: string[];
+    offline?: boolean;
+    packs?: Partial<PackConfig>;
+    signal?: AbortSignal;
+    /** What the guard answers: a rule names the host (default), or it was let through by `*` or online mode. */
+    hostNamed?: boolean;
+  } = {},
 ) {
   const egress: string[] = [];
   const services: ToolServices = {
@@ -36,7 +43,7 @@ function context(
       if (options.blocked?.includes(new URL(url).hostname))
         throw new ToolError('NETWORK_BLOCKED', `${new URL(url).hostname} is blocked.`);
       // The loopback test server is allowed by name, as a rule naming it would.
-      return { hostNamed: true };
+      return { hostNamed: options.hostNamed ?? true };
     },
     device: () => Promise.reject(new ToolError('UNAVAILABLE', 'no device')),
   };
@@ -134,6 +141,25 @@ describe('web_fetch', () => {
     });
     expect(egress.at(-1)).toMatch(/^web page http:\/\/localhost:\d+\/blocked-target$/);
     expect(hitsOf('/blocked-target')).toBe(0);
+  });
+
+  it('refuses a name that resolves to this machine unless a rule names that host, and connects to nothing', async () => {
+    // localhost stands here for a public-looking name that resolves to 127.0.0.1 (the guard judges names, not
+    // where they lead): let through by a * rule or online mode, it is refused once resolved.
+    const named = `http://localhost:${new URL(server.origin).port}/article`;
+    const before = hitsOf('/article');
+    const { ctx } = context({ hostNamed: false });
+    await expect(fetchPage(named, ctx)).rejects.toMatchObject({
+      code: 'NETWORK_BLOCKED',
+      message: expect.stringMatching(
+        /^localhost resolves to (127\.0\.0\.1|::1), which is this machine or the local network; .*\(Allow "localhost" for Web tools\)\.$/,
+      ),
+    });
+    expect(hitsOf('/article')).toBe(before);
+    // An address typed as such is the guard's to judge (it was), and a rule naming the host lets the name through.
+    await expect(fetchPage(`${server.origin}/article`, context({ hostNamed: false }).ctx)).resolves.toBeTruthy();
+    await expect(fetchPage(named, context({ hostNamed: true }).ctx)).resolves.toBeTruthy();
+    expect(hitsOf('/article')).toBe(before + 2);
   });
 
   it('refuses a redirect away from http(s), and a redirect loop after the limit', async () => {
