@@ -118,7 +118,7 @@ describe('scripts/securityScan.mjs', () => {
     );
     const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'securityScan.mjs'), '--input', dir], {
       encoding: 'utf8',
-      timeout: 240_000,
+      timeout: 110_000,
     });
     const output = `${run.stdout}\n${run.stderr}`;
     expect(run.status, output).toBe(1);
