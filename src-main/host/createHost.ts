@@ -45,8 +45,11 @@ import { noDevice, type DeviceBridge } from './deviceBridge.js';
 import { PackSettingsService } from './packSettingsService.js';
 import { ReminderScheduler } from './reminderScheduler.js';
 import { createMcpService, type McpService } from './mcpService.js';
-import { createPrivacyNetworkService } from './privacyNetworkService.js';
+import { createPrivacyStorage } from './privacyStorage.js';
+import { isInside } from './storageReport.js';
+import { DEFAULT_NETWORK_SETTINGS } from '../privacy/networkRules.js';
 import { SecretStore } from '../privacy/secretStore.js';
+import { createPrivacyNetworkService } from './privacyNetworkService.js';
 import { describeIssues } from './requestIssues.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
@@ -134,10 +137,6 @@ function sealClearSecrets(store: Store, steps: ReadonlyArray<() => boolean>, not
       message: `${failure.message} Homebody could not yet encrypt the passwords an older version kept; it will at the next start.`,
     });
   }
-}
-
-function notBuiltYet(): never {
-  throw new HomebodyError('INTERNAL', 'Not built yet.');
 }
 
 /**
@@ -323,6 +322,36 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     saveBench: (bench: BenchResult) => store.settings.set(BENCH_KEY, bench),
   });
 
+  const privacyStorage = createPrivacyStorage({
+    dataDir: options.dataDir,
+    store,
+    packSettings: () => packs.current(),
+    keyFile: secrets.keyFile,
+    secrets: () => secrets.report(),
+    stopActivity: async (includeModels) => {
+      await chat.stopAll();
+      // MCP servers are the user's data too: stopped, and their configuration (tokens included) goes.
+      for (const server of mcp.manager.list()) await mcp.manager.remove(server.name);
+      if (!includeModels) return;
+      for (const download of models.downloads.list()) {
+        if (download.state !== 'done' && download.state !== 'cancelled') await models.downloads.cancel(download.id);
+      }
+      // A loaded model is not user data and stays loaded, unless its file is about to be deleted.
+      const state = engine.state;
+      const path = state.status === 'ready' ? state.info.path : state.status === 'loading' ? state.path : null;
+      if (path && isInside(models.modelsDir, path)) await llamaEngine.close();
+    },
+    replying: () => store.tasks.runningIds().some((taskId) => chat.isRunning(taskId)),
+    reset: () => {
+      // What was read from the settings at start goes back to a new install's.
+      policy = emptyPolicy();
+      network.guard.setSettings({ ...DEFAULT_NETWORK_SETTINGS });
+      emit({ type: 'models.changed', listing: models.listing() });
+      void reminders.check();
+    },
+    emit,
+  });
+
   const handlers: Handlers = {
     'tools.list': async () => registry.info(),
     'toolcalls.answer': async ({ id, answer, reason }) => callOf(await tools.answerPrompt(id, answer, reason ?? null)),
@@ -341,10 +370,9 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'policy.get': async () => policy,
     'packs.settings': async () => packs.view(),
     'packs.setSettings': async (patch) => packs.set(patch),
-    // BUILDING (issue 7): replaced by the privacy services being built this session.
     ...network.handlers,
-    'privacy.storage': async () => notBuiltYet(),
-    'privacy.deleteAllData': async () => notBuiltYet(),
+    'privacy.storage': async () => privacyStorage.report(),
+    'privacy.deleteAllData': async ({ includeModels }) => privacyStorage.deleteAll(includeModels),
     'device.answer': async (answer) => ({ accepted: device.answer?.(answer) ?? false }),
     ...mcp.handlers,
     'policy.set': async ({ policy: raw }) => setPolicy(raw),

@@ -12,6 +12,7 @@ import { createSettingsRepo, type SettingsRepo } from './repos/settingsRepo.js';
 import { createTaskSafetyRepo, type TaskSafetyRepo } from './repos/taskSafetyRepo.js';
 import { createTasksRepo, type TasksRepo } from './repos/tasksRepo.js';
 import { createToolCallsRepo, type ToolCallsRepo } from './repos/toolCallsRepo.js';
+import { rowCounts, wipeDatabase, type WipeResult } from './wipe.js';
 
 export const DATABASE_FILE = 'homebody.db';
 
@@ -37,6 +38,13 @@ export interface Store {
    * old pages are then gone from the WAL file too (secure_delete has zeroed them in the database).
    */
   checkpoint(): void;
+  /**
+   * "Delete all my data": every row of every table but those in `keep`, in one transaction with secure-delete,
+   * then VACUUM and the WAL truncated, so the deleted rows are in neither file.
+   */
+  wipe(keep?: readonly string[]): WipeResult;
+  /** Rows in each table, by name: what a wipe leaves, for its checks. */
+  rowCounts(): Record<string, number>;
   /** SQLite's full integrity check plus the search index's own; 'ok' or the problems found. */
   integrityCheck(): string;
   /**
@@ -67,6 +75,8 @@ export function openStore(dataDir: string | ':memory:', options: OpenDatabaseOpt
     checkpoint: () => {
       db.pragma('wal_checkpoint(TRUNCATE)');
     },
+    wipe: (keep = []) => wipeDatabase(db, new Set(keep)),
+    rowCounts: () => rowCounts(db),
     integrityCheck: () => {
       const problems = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map(
         (r) => r.integrity_check,

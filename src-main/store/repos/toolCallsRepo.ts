@@ -103,6 +103,9 @@ export function createToolCallsRepo(db: Db) {
     'SELECT * FROM tool_calls WHERE task_id = ? ORDER BY created_at, id',
   );
   const recent = db.prepare<[number], ToolCallRow>('SELECT * FROM tool_calls ORDER BY created_at DESC, id LIMIT ?');
+  const executing = db.prepare<[], ToolCallRow>(
+    `SELECT * FROM tool_calls WHERE state = 'executing' ORDER BY created_at, id`,
+  );
   const interruptExecuting = db.prepare(
     `UPDATE tool_calls SET state = 'interrupted', error = 'Homebody stopped while this ran; it was not run again.',
        finished_at = ? WHERE state = 'executing' RETURNING id`,
@@ -189,6 +192,10 @@ export function createToolCallsRepo(db: Db) {
     },
     recent(limit: number): ToolCall[] {
       return recent.all(limit).map(toCall);
+    },
+    /** Calls running now: their effect may be happening as we speak. */
+    executing(): ToolCall[] {
+      return executing.all().map(toCall);
     },
     /** After a crash: calls that were running become interrupted, never re-run; chat prompts lapse. */
     recoverAfterCrash(now: number): { interrupted: string[]; expired: string[] } {
