@@ -1,6 +1,7 @@
 import { intArg, objectSchema, optionalString } from '../files/common.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { listMail, sourceLabel } from './mailbox.js';
+import { senderAddress, type MailSummary } from './mailMessage.js';
 
 export type MailInboxArgs = { limit?: number; query?: string };
 
@@ -39,8 +40,19 @@ export const mailInbox: ToolDefinition<MailInboxArgs> = {
     });
     return {
       result: { messages, ...(messages.length === 0 ? { note: 'No matching email.' } : {}) },
-      // Senders and subjects are written by whoever sent the mail.
-      untrustedSource: `email list from ${sourceLabel(ctx)}`,
+      // Senders and subjects are written by whoever sent the mail: the prompt names who.
+      untrustedSource: `email list from ${sourceLabel(ctx)}${sendersNote(messages)}`,
     };
   },
 };
+
+const NAMED_SENDERS = 3;
+
+/** " (from eve@example.com, ana@example.org and 2 more)": who wrote what the listing showed. */
+export function sendersNote(messages: readonly Pick<MailSummary, 'from'>[]): string {
+  const senders = [...new Set(messages.map((m) => senderAddress(m)))];
+  if (senders.length === 0) return '';
+  const named = senders.slice(0, NAMED_SENDERS).join(', ');
+  const more = senders.length - NAMED_SENDERS;
+  return ` (from ${named}${more > 0 ? ` and ${more} more` : ''})`;
+}

@@ -8,7 +8,7 @@ import type { EgressFeature } from '../../../../src-shared/contract/index.js';
 import type { PackConfig, ToolContext } from '../../toolTypes.js';
 import { applyUndo } from '../files/undo.js';
 import { mailDraft } from './draft.js';
-import { mailInbox } from './inbox.js';
+import { mailInbox, sendersNote } from './inbox.js';
 import { mailRead } from './read.js';
 import { mailSend } from './send.js';
 import { shortId } from './localMail.js';
@@ -175,6 +175,15 @@ describe('mail_send without a server', () => {
 });
 
 describe('mail_inbox and mail_read', () => {
+  it('names at most three senders of a listing, and how many more', () => {
+    const from = (...addresses: string[]) => addresses.map((a) => ({ from: `X <${a}>` }));
+    expect(sendersNote([])).toBe('');
+    expect(sendersNote(from('a@x.org', 'a@x.org', 'b@x.org'))).toBe(' (from a@x.org, b@x.org)');
+    expect(sendersNote(from('a@x.org', 'b@x.org', 'c@x.org', 'd@x.org', 'e@x.org'))).toBe(
+      ' (from a@x.org, b@x.org, c@x.org and 2 more)',
+    );
+  });
+
   for (const kind of ['maildir', 'mbox'] as const) {
     it(`list and read a ${kind}, newest first, and mark what they read as untrusted`, async () => {
       const { ctx, base } = context();
@@ -182,7 +191,7 @@ describe('mail_inbox and mail_read', () => {
       const c = { ...ctx, packs: { ...ctx.packs, mailSource: { kind, path: sourcePath } } };
       const listed = await mailInbox.run({}, c);
       expect(listed.untrustedSource).toBe(
-        `email list from the ${kind === 'maildir' ? 'Maildir' : 'mbox file'} ${sourcePath}`,
+        `email list from the ${kind === 'maildir' ? 'Maildir' : 'mbox file'} ${sourcePath} (from bob@example.com, ana@example.org)`,
       );
       const { messages } = listed.result as {
         messages: Array<{ id: string; from: string; subject: string; date: string }>;
@@ -204,6 +213,7 @@ describe('mail_inbox and mail_read', () => {
 
       const filtered = await mailInbox.run({ query: 'ana' }, c);
       expect((filtered.result as { messages: unknown[] }).messages).toHaveLength(1);
+      expect(filtered.untrustedSource).toMatch(/ \(from ana@example\.org\)$/);
 
       const read = await mailRead.run({ id: messages[1]!.id }, c);
       expect(read.untrustedSource).toBe('mail from ana@example.org');
