@@ -6,7 +6,7 @@
  * same in base/parts/ipc/electron-main/ipcMain.ts).
  *
  * Plain data in, verdict out, so that it is tested without Electron;
- * registerIpc.ts takes the snapshot from the real event.
+ * invokeHandler.ts takes the snapshot from the real event.
  */
 
 /** Electron identifies a frame by (processId, routingId); two WebFrameMain objects may stand for one frame. */
