@@ -4,6 +4,7 @@ import { AuditPage } from '../features/audit/AuditPage.js';
 import { ChatView } from '../features/chat/ChatView.js';
 import { HistoryPage } from '../features/history/HistoryPage.js';
 import { ModelsPage } from '../features/models/ModelsPage.js';
+import { PrivacyPage } from '../features/privacy/PrivacyPage.js';
 import { DoctorPage } from '../features/doctor/DoctorPage.js';
 import { DeviceLayer } from '../features/device/DeviceLayer.js';
 import { TaskSidebar } from '../features/history/TaskSidebar.js';
@@ -53,6 +54,8 @@ export function App() {
           <ApprovalsPage />
         ) : page === 'settings' ? (
           <SettingsPage />
+        ) : page === 'privacy' ? (
+          <PrivacyPage />
         ) : page === 'audit' ? (
           <AuditPage />
         ) : page === 'models' ? (

@@ -28,7 +28,6 @@ export function connectHost(
         case 'models.changed':
         case 'mcp.changed':
         case 'egress.recorded':
-        case 'privacy.dataDeleted':
           buffer.flush();
           store.getState().applyEvent(event);
           return;
@@ -41,6 +40,11 @@ export function connectHost(
           store.getState().showToast('Reminder', reminder.text);
           return;
         }
+        case 'privacy.dataDeleted':
+          buffer.flush();
+          store.getState().applyEvent(event);
+          void store.getState().reloadAfterDataDeleted();
+          return;
         case 'tasks.imported': {
           buffer.flush();
           const state = store.getState();

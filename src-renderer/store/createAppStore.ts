@@ -11,6 +11,7 @@ import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
 import { createModelSlice } from './modelSlice.js';
 import { createModelsSlice } from './modelsSlice.js';
 import { createPackSettingsSlice } from './packSettingsSlice.js';
+import { createPrivacySlice } from './privacySlice.js';
 import { createSearchSlice } from './searchSlice.js';
 import { createSettingsSlice } from './settingsSlice.js';
 import { createTasksSlice, TASK_LIST_LIMIT } from './tasksSlice.js';
@@ -36,6 +37,7 @@ export function createAppStore(deps: StoreDeps, page: PageDevice = browserPageDe
     ...createModelsSlice(deps)(set, get, store),
     ...createPackSettingsSlice(deps)(set, get, store),
     ...createMcpSlice(deps)(set, get, store),
+    ...createPrivacySlice(deps)(set, get, store),
 
     async init() {
       const { api } = deps;

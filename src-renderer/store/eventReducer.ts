@@ -1,6 +1,7 @@
 import type { HostEvent, Message, TaskSummary, ToolCall } from '../../src-shared/contract/index.js';
 import { applyTaskUpdate, withoutTasks } from './historyView.js';
 import { applyDownloadProgress } from './modelsView.js';
+import { applyEgressEvent, dataDeletedState } from './privacyView.js';
 import type { AppData, MessageDelta } from './types.js';
 
 /** Inserts or replaces a task summary, keeping the list newest first. */
@@ -163,10 +164,11 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
       return {};
     case 'mcp.changed':
       return { mcpServers: event.servers };
-    // BUILDING (issue 7): the Privacy page's slice takes these.
     case 'egress.recorded':
+      return applyEgressEvent(state, event.event);
     case 'privacy.dataDeleted':
-      return {};
+      // The lists are fetched again by connectHost.
+      return dataDeletedState(state);
     default:
       return event satisfies never;
   }

@@ -29,6 +29,7 @@ import type { DoctorActions, DoctorData } from './doctorSlice.js';
 import type { HistoryFilterInput } from './historyView.js';
 import type { PackSettingsActions, PackSettingsData } from './packSettingsSlice.js';
 import type { McpActions, McpData } from './mcpSlice.js';
+import type { PrivacyActions, PrivacyData } from './privacySlice.js';
 
 export type MessageDelta = Omit<HostEventOf<'message.delta'>, 'type'>;
 
@@ -92,7 +93,7 @@ export interface ChatActions {
   dismissChatError(): void;
 }
 
-export type Page = 'chat' | 'history' | 'approvals' | 'settings' | 'audit' | 'models' | 'doctor';
+export type Page = 'chat' | 'history' | 'approvals' | 'settings' | 'privacy' | 'audit' | 'models' | 'doctor';
 
 /** What a tool-call action answers: null when it worked, otherwise the error to show in place. */
 export type ActionResult = AppError | null;
@@ -311,7 +312,8 @@ export type AppData = ModelData &
   ModelsData &
   PackSettingsData &
   DoctorData &
-  McpData;
+  McpData &
+  PrivacyData;
 export type AppState = AppData &
   DeviceActions &
   HistoryActions &
@@ -328,6 +330,7 @@ export type AppState = AppData &
   RootActions &
   PackSettingsActions &
   DoctorActions &
-  McpActions;
+  McpActions &
+  PrivacyActions;
 
 export const OPEN_TASK_KEY = 'homebody.openTaskId';

@@ -59,12 +59,13 @@ const PAGES: readonly { page: Page; label: string }[] = [
   { page: 'history', label: 'History' },
   { page: 'approvals', label: 'Approvals' },
   { page: 'settings', label: 'Settings' },
+  { page: 'privacy', label: 'Privacy' },
   { page: 'audit', label: 'Audit log' },
   { page: 'models', label: 'Models' },
   { page: 'doctor', label: 'Doctor' },
 ];
 
-/** Chat, History, Approvals (with how many calls wait), Settings, Audit log. */
+/** Chat, History, Approvals (with how many calls wait), Settings, Privacy, Audit log, Models, Doctor. */
 function PageNav() {
   const page = useAppStore(selectPage);
   const setPage = useAppStore((s) => s.setPage);

@@ -1,0 +1,216 @@
+import type { StateCreator } from 'zustand/vanilla';
+import {
+  DELETE_ALL_CONFIRMATION,
+  type AppError,
+  type EgressEvent,
+  type NetworkRule,
+  type NetworkSettingsView,
+  type StorageReport,
+} from '../../src-shared/contract/index.js';
+import { toAppError } from '../bridge/apiError.js';
+import { appendOlderLedger } from './privacyView.js';
+import type { ActionResult, AppState, Outcome, StoreDeps } from './types.js';
+
+export const LEDGER_PAGE_SIZE = 50;
+
+export interface PrivacyData {
+  /** Offline mode and the rules; null until loaded. */
+  privacyNetwork: NetworkSettingsView | null;
+  privacyNetworkBusy: boolean;
+  /** The last failed load or change of the network settings, in the Host's words. */
+  privacyNetworkError: AppError | null;
+  /** The loaded part of the ledger, newest first; kept live by `egress.recorded` events. */
+  ledgerEvents: EgressEvent[];
+  /** How many events match the filter in all; null before the first page. */
+  ledgerTotal: number | null;
+  /** How many of those were allowed. */
+  ledgerAllowedCount: number;
+  ledgerAllowedOnly: boolean;
+  ledgerLoading: boolean;
+  ledgerError: AppError | null;
+  /** A failed "Allow <host>" of a ledger row, shown on that row, by event id. */
+  ledgerAllowErrors: Readonly<Record<number, AppError>>;
+  storageReport: StorageReport | null;
+  storageLoading: boolean;
+  storageError: AppError | null;
+  /** "Delete all my data" is running. */
+  dataDeleting: boolean;
+}
+
+export interface PrivacyActions {
+  /** Network settings, the ledger's first page and the storage report. */
+  loadPrivacy(): Promise<void>;
+  loadNetwork(): Promise<void>;
+  setOfflineMode(offline: boolean): Promise<ActionResult>;
+  removeNetworkRule(rule: NetworkRule): Promise<ActionResult>;
+  /** Adds a rule; the error is the caller's to show in place (the form's field, a ledger row). */
+  allowHost(rule: NetworkRule): Promise<ActionResult>;
+  /** The "Allow <host> for <feature>" button of a blocked ledger row; its error is shown on the row. */
+  allowFromLedger(eventId: number, rule: NetworkRule): Promise<ActionResult>;
+  loadLedger(): Promise<void>;
+  loadOlderLedger(): Promise<void>;
+  setLedgerAllowedOnly(allowedOnly: boolean): Promise<void>;
+  loadStorage(): Promise<void>;
+  /** Sends the confirmation only when `typed` is it; the Host checks it again. */
+  deleteAllData(typed: string, includeModels: boolean): Promise<Outcome<{ deletedBytes: number; removed: string[] }>>;
+  /** After `privacy.dataDeleted`: every list the renderer had loaded is fetched again. */
+  reloadAfterDataDeleted(): Promise<void>;
+}
+
+export const initialPrivacyData: PrivacyData = {
+  privacyNetwork: null,
+  privacyNetworkBusy: false,
+  privacyNetworkError: null,
+  ledgerEvents: [],
+  ledgerTotal: null,
+  ledgerAllowedCount: 0,
+  ledgerAllowedOnly: false,
+  ledgerLoading: false,
+  ledgerError: null,
+  ledgerAllowErrors: {},
+  storageReport: null,
+  storageLoading: false,
+  storageError: null,
+  dataDeleting: false,
+};
+
+/** The Privacy page: what may leave the machine, what tried to, and what is kept on it. */
+export const createPrivacySlice =
+  (deps: StoreDeps): StateCreator<AppState, [], [], PrivacyData & PrivacyActions> =>
+  (set, get) => {
+    /** `inPlace`: the caller shows the error where the action was (a form field, a ledger row). */
+    const changeNetwork = async (call: () => Promise<NetworkSettingsView>, inPlace = false): Promise<ActionResult> => {
+      set({ privacyNetworkBusy: true, privacyNetworkError: null });
+      try {
+        set({ privacyNetwork: await call(), privacyNetworkBusy: false });
+        return null;
+      } catch (error) {
+        const appError = toAppError(error);
+        set({ privacyNetworkBusy: false, ...(inPlace ? {} : { privacyNetworkError: appError }) });
+        return appError;
+      }
+    };
+    // A newer page request (a filter change) makes an older answer stale.
+    let ledgerRequest = 0;
+    return {
+      ...initialPrivacyData,
+
+      async loadPrivacy() {
+        await Promise.all([get().loadNetwork(), get().loadLedger(), get().loadStorage()]);
+      },
+
+      async loadNetwork() {
+        try {
+          set({ privacyNetwork: await deps.api['privacy.network']({}), privacyNetworkError: null });
+        } catch (error) {
+          set({ privacyNetworkError: toAppError(error) });
+        }
+      },
+
+      setOfflineMode: (offline) => changeNetwork(() => deps.api['privacy.setNetwork']({ offline })),
+
+      removeNetworkRule(rule) {
+        const rules = (get().privacyNetwork?.rules ?? []).filter(
+          (r) => !(r.feature === rule.feature && r.host === rule.host),
+        );
+        return changeNetwork(() => deps.api['privacy.setNetwork']({ rules }));
+      },
+
+      allowHost: (rule) => changeNetwork(() => deps.api['privacy.allow'](rule), true),
+
+      async allowFromLedger(eventId, rule) {
+        const { [eventId]: _dropped, ...rest } = get().ledgerAllowErrors;
+        set({ ledgerAllowErrors: rest });
+        const error = await get().allowHost(rule);
+        if (error) set({ ledgerAllowErrors: { ...get().ledgerAllowErrors, [eventId]: error } });
+        return error;
+      },
+
+      async loadLedger() {
+        const request = ++ledgerRequest;
+        set({ ledgerLoading: true, ledgerError: null });
+        try {
+          const page = await deps.api['privacy.ledger']({
+            limit: LEDGER_PAGE_SIZE,
+            ...(get().ledgerAllowedOnly ? { allowedOnly: true } : {}),
+          });
+          if (request !== ledgerRequest) return;
+          set({
+            ledgerEvents: page.events.slice().sort((a, b) => b.id - a.id),
+            ledgerTotal: page.total,
+            ledgerAllowedCount: page.allowedCount,
+            ledgerLoading: false,
+          });
+        } catch (error) {
+          if (request === ledgerRequest) set({ ledgerLoading: false, ledgerError: toAppError(error) });
+        }
+      },
+
+      async loadOlderLedger() {
+        const oldest = get().ledgerEvents.at(-1);
+        if (!oldest || get().ledgerLoading) return;
+        const request = ++ledgerRequest;
+        set({ ledgerLoading: true, ledgerError: null });
+        try {
+          const page = await deps.api['privacy.ledger']({
+            limit: LEDGER_PAGE_SIZE,
+            beforeId: oldest.id,
+            ...(get().ledgerAllowedOnly ? { allowedOnly: true } : {}),
+          });
+          if (request !== ledgerRequest) return;
+          set((state) => ({ ledgerEvents: appendOlderLedger(state.ledgerEvents, page.events), ledgerLoading: false }));
+        } catch (error) {
+          if (request === ledgerRequest) set({ ledgerLoading: false, ledgerError: toAppError(error) });
+        }
+      },
+
+      async setLedgerAllowedOnly(allowedOnly) {
+        set({ ledgerAllowedOnly: allowedOnly });
+        await get().loadLedger();
+      },
+
+      async loadStorage() {
+        set({ storageLoading: true, storageError: null });
+        try {
+          set({ storageReport: await deps.api['privacy.storage']({}), storageLoading: false });
+        } catch (error) {
+          set({ storageLoading: false, storageError: toAppError(error) });
+        }
+      },
+
+      async deleteAllData(typed, includeModels) {
+        if (typed.trim() !== DELETE_ALL_CONFIRMATION) {
+          return {
+            ok: false,
+            error: { code: 'INVALID_REQUEST', message: `Type "${DELETE_ALL_CONFIRMATION}" to confirm.` },
+          };
+        }
+        set({ dataDeleting: true });
+        try {
+          const value = await deps.api['privacy.deleteAllData']({ confirm: DELETE_ALL_CONFIRMATION, includeModels });
+          set({ dataDeleting: false });
+          await get().loadStorage();
+          return { ok: true, value };
+        } catch (error) {
+          set({ dataDeleting: false });
+          return { ok: false, error: toAppError(error) };
+        }
+      },
+
+      async reloadAfterDataDeleted() {
+        const state = get();
+        await Promise.all([
+          state.loadTasks(),
+          state.loadApprovals(),
+          state.historyLoaded ? state.loadHistory() : undefined,
+          state.historyRetention !== undefined ? state.loadRetention() : undefined,
+          state.policy !== null ? state.loadSettings() : undefined,
+          state.packSettings !== null ? state.loadPackSettings() : undefined,
+          state.mcpServers !== null ? state.loadMcp() : undefined,
+          state.modelsListing !== null ? state.loadModels() : undefined,
+          state.loadAudit(),
+          state.loadPrivacy(),
+        ]);
+      },
+    };
+  };
