@@ -30,7 +30,9 @@ export function StorageSection() {
         <>
           <p className="muted">
             Data folder: <code className="folder-path">{report.dataDir}</code> ·{' '}
-            <span data-testid="storage-total">{formatBytes(report.totalBytes)} in all</span>
+            <span data-testid="storage-total" data-bytes={report.totalBytes}>
+              {formatBytes(report.totalBytes)} in all
+            </span>
           </p>
           <table className="audit-table storage-table" data-testid="storage-table">
             <thead>
