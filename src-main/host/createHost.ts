@@ -192,6 +192,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     forceOffline: options.offline ?? process.env.HOMEBODY_OFFLINE === '1',
   });
   const egress = network.guard;
+  // The ledger also holds what this process connects to without asking the guard (connectionWatcher.ts).
+  network.watch();
 
   const registry = new ToolRegistry();
   const riskOf = (tool: string) => registry.get(tool)?.risk;
@@ -233,6 +235,10 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       if (request.kind === 'egress') {
         const ticket = egress.check(request.url, request.feature, `tool ${call.tool} (${request.purpose})`);
         return { hostNamed: ticket.hostNamed };
+      }
+      if (request.kind === 'connection') {
+        network.recordToolConnection(call.tool, request);
+        return null;
       }
       return device.handle(request.request);
     },

@@ -1,10 +1,13 @@
 import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HostEventSchema, type EgressEvent, type HostEvent } from '../../src-shared/contract/index.js';
 import { ModelServer } from '../testing/modelServer.js';
+import { openStore } from '../store/store.js';
 import { createHost, type HostInternals } from './createHost.js';
+import { createPrivacyNetworkService } from './privacyNetworkService.js';
 
 // Offline mode, rules and the ledger through the Host's contract, with a real download from a loopback server.
 const modelPath = inject('tinyModelPath');
@@ -185,5 +188,62 @@ describe('privacy: network', () => {
       },
     ]);
     expect((await host.invoke('privacy.ledger', {})).events).toEqual(recorded);
+  });
+
+  it('records what this process connects to without asking the guard, by the watcher, loopback included', async () => {
+    const { host, recorded } = await newHost(mkdtempSync(join(tmpdir(), 'hb-privacy-net-')));
+    const port = Number(new URL(server.url).port);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(() => resolve()));
+      socket.on('error', reject);
+    });
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        source: 'unattributed (net socket)',
+        feature: null,
+        url: `tcp://127.0.0.1:${port}`,
+        allowed: true,
+        reason: 'seen, not asked through the guard',
+        via: 'watcher',
+      }),
+    ]);
+    await host.dispose();
+    // A disposed Host watches no more.
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(() => resolve()));
+      socket.on('error', reject);
+    });
+    expect(recorded).toHaveLength(1);
+  });
+});
+
+describe('privacy: what the tool worker reports', () => {
+  it('records a connection the worker closed for a call, and refuses a malformed report', () => {
+    const store = openStore(':memory:');
+    const service = createPrivacyNetworkService({ store, emit: () => {}, forceOffline: false });
+    service.recordToolConnection('web_fetch', {
+      kind: 'connection',
+      url: 'tcp://203.0.113.9:25',
+      host: '203.0.113.9',
+      port: 25,
+      route: 'net socket',
+      allowed: false,
+      reason:
+        'The tool opened a connection to 203.0.113.9:25 that the egress guard had not allowed for it; it was closed.',
+    });
+    expect(store.egress.page({ limit: 5 }).events).toEqual([
+      expect.objectContaining({
+        source: 'tool web_fetch (net socket)',
+        feature: null,
+        host: '203.0.113.9',
+        port: 25,
+        allowed: false,
+        via: 'watcher',
+      }),
+    ]);
+    expect(() => service.recordToolConnection('web_fetch', { kind: 'connection', host: 'x', port: -1 })).toThrow();
+    expect(store.egress.page({ limit: 5 }).total).toBe(1);
+    service.dispose();
+    store.close();
   });
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   EGRESS_FEATURES,
   EGRESS_FEATURE_LABELS,
@@ -11,6 +11,7 @@ import {
   type NetworkSettingsView,
   type privacyApiSchemas,
 } from '../../src-shared/contract/index.js';
+import { watchConnections } from '../privacy/connectionWatcher.js';
 import { EgressGuard } from '../privacy/egressGuard.js';
 import { ledgerUrl, type EgressSink, type ObservedConnection } from '../privacy/egressLedger.js';
 import { DEFAULT_NETWORK_SETTINGS, FEATURE_SHORT_NAMES, dedupeRules, withRule } from '../privacy/networkRules.js';
@@ -112,9 +113,48 @@ export function createPrivacyNetworkService(deps: PrivacyNetworkDeps) {
     },
   };
 
+  let stopWatching: (() => void) | undefined;
+
   return {
     guard,
     handlers,
+    /**
+     * Watches this process's client connections (connectionWatcher.ts): one the guard did not allow just before is
+     * recorded as `unattributed (<route>)`, and closed first when offline mode would refuse it.
+     */
+    watch(): void {
+      stopWatching ??= watchConnections({
+        judge: (seen) => (guard.covers(seen.host, seen.port) ? null : guard.judgeUnasked(seen.host)),
+        record: (seen, verdict) => {
+          guard.recordSeen({
+            source: `unattributed (${seen.route})`,
+            feature: null,
+            url: seen.url,
+            host: seen.host,
+            port: seen.port,
+            allowed: verdict.allowed,
+            reason: verdict.reason,
+            bytes: null,
+            via: 'watcher',
+          });
+        },
+      });
+    },
+    /** Records a connection the tool worker's watcher saw (and closed) for a call of `tool`, as the worker told it. */
+    recordToolConnection(tool: string, report: unknown): void {
+      const seen = ToolConnectionSchema.parse(report);
+      guard.recordSeen({
+        source: `tool ${tool} (${seen.route})`,
+        feature: null,
+        url: seen.url,
+        host: seen.host,
+        port: seen.port,
+        allowed: seen.allowed,
+        reason: seen.reason,
+        bytes: null,
+        via: 'watcher',
+      });
+    },
     /** Records a connection seen outside the guard (the renderer's session, a watcher). */
     recordConnection(observed: ObservedConnection): EgressEvent {
       const { url, host, port } = ledgerUrl(observed.url);
@@ -131,8 +171,9 @@ export function createPrivacyNetworkService(deps: PrivacyNetworkDeps) {
         via: observed.via,
       });
     },
-    /** Writes what is pending to the ledger; call before the store closes. */
+    /** Stops watching and writes what is pending to the ledger; call before the store closes. */
     dispose(): void {
+      stopWatching?.();
       guard.dispose();
     },
     /** Reads the stored settings again (after all data was deleted, they are the defaults). */
@@ -142,6 +183,19 @@ export function createPrivacyNetworkService(deps: PrivacyNetworkDeps) {
   };
 }
 export type PrivacyNetworkService = ReturnType<typeof createPrivacyNetworkService>;
+
+/** What the tool worker reports of a connection it saw: checked, since it crosses a process boundary. */
+const ToolConnectionSchema = z
+  .object({
+    kind: z.literal('connection'),
+    url: z.string().max(300),
+    host: z.string().max(253),
+    port: z.number().int().min(0).max(65535),
+    route: z.string().max(40),
+    allowed: z.boolean(),
+    reason: z.string().max(500),
+  })
+  .strict();
 
 /** The stored settings; none (a new install, or after all data was deleted) or unreadable ones mean the default. */
 function storedSettings(store: Store): NetworkSettings {

@@ -234,4 +234,19 @@ describe('EgressGuard, connections no feature asked for', () => {
       reason: 'seen, not asked through the guard',
     });
   });
+
+  it('offline, pass while a model download runs (its redirect to a mirror), and not after its window', () => {
+    const { guard, advance } = setup({ offline: true, rules: [{ feature: 'model-download', host: 'huggingface.co' }] });
+    const ticket = guard.check('https://huggingface.co/a.gguf', 'model-download', 'model download: BotPsy');
+    expect(guard.judgeUnasked('cdn-lfs.hf.co')).toEqual({
+      allowed: true,
+      reason: 'seen while "model download: BotPsy" was downloading (a redirect or mirror of it)',
+    });
+    advance(20_000);
+    ticket.setBytes(100);
+    advance(20_000);
+    expect(guard.judgeUnasked('cdn-lfs.hf.co').allowed).toBe(true);
+    advance(31_000);
+    expect(guard.judgeUnasked('cdn-lfs.hf.co').allowed).toBe(false);
+  });
 });

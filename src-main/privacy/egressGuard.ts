@@ -83,6 +83,8 @@ export class EgressGuard {
   private readonly bytesIntervalMs: number;
   /** Allowed checks still covering new connections: `host:port` → last time the ticket was used. */
   private readonly live = new Map<string, number>();
+  /** Model downloads under way (their tickets used within the window): source → last time. */
+  private readonly downloads = new Map<string, number>();
   /** Tickets holding bytes not yet written (their write waits for the interval). */
   private readonly unwritten = new Set<() => void>();
   private disposed = false;
@@ -166,8 +168,8 @@ export class EgressGuard {
       via: 'guard',
     });
     if (!allowed) throw new HomebodyError('NETWORK_BLOCKED', decision.reason);
-    this.touch(host, port);
-    return this.ticket(event, host, port, decision.hostNamed);
+    this.touch(host, port, feature === 'model-download' ? source : undefined);
+    return this.ticket(event, host, port, decision.hostNamed, feature === 'model-download' ? source : undefined);
   }
 
   /**
@@ -187,7 +189,8 @@ export class EgressGuard {
 
   /**
    * What offline mode makes of a connection no feature asked for. Loopback never leaves the machine and passes;
-   * offline, anything else passes only if some rule (of any feature) names its host, or a feature's `*` rule exists.
+   * offline, anything else passes only if some rule (of any feature) names its host, a feature's `*` rule exists, or
+   * a model download is under way (its redirects to a mirror are not asked through the guard).
    */
   judgeUnasked(host: string): UnaskedVerdict {
     const h = normalizeHost(host);
@@ -200,6 +203,11 @@ export class EgressGuard {
     }
     if (anyRuleNames(this.current.rules, h) || this.current.rules.some((r) => r.host === '*')) {
       return { allowed: true, reason: 'seen, not asked through the guard (a rule names the host)' };
+    }
+    // A download's server may send it on to a mirror (Hugging Face to its CDN): that hop is the download's own.
+    const download = this.liveDownload();
+    if (download) {
+      return { allowed: true, reason: `seen while "${download}" was downloading (a redirect or mirror of it)` };
     }
     return {
       allowed: false,
@@ -250,14 +258,29 @@ export class EgressGuard {
     return { allowedBy: match ? `rule ${feature}: ${match.rule.host}` : 'online', hostNamed };
   }
 
-  private touch(host: string, port: number): void {
+  private liveDownload(): string | undefined {
+    for (const [source, at] of this.downloads) {
+      if (this.now() - at <= this.ticketWindowMs) return source;
+      this.downloads.delete(source);
+    }
+    return undefined;
+  }
+
+  private touch(host: string, port: number, download?: string): void {
+    if (download !== undefined) this.downloads.set(download, this.now());
     this.live.set(`${host}:${port}`, this.now());
     if (this.live.size > 256) {
       for (const [key, at] of this.live) if (this.now() - at > this.ticketWindowMs) this.live.delete(key);
     }
   }
 
-  private ticket(event: EgressEvent, host: string, port: number, hostNamed: boolean): EgressTicket {
+  private ticket(
+    event: EgressEvent,
+    host: string,
+    port: number,
+    hostNamed: boolean,
+    download: string | undefined,
+  ): EgressTicket {
     const sink = this.sink;
     let written = Number.NEGATIVE_INFINITY;
     let pending: number | null = null;
@@ -276,7 +299,7 @@ export class EgressGuard {
       hostNamed,
       setBytes: (bytes: number, final = false) => {
         if (this.disposed) return;
-        this.touch(host, port);
+        this.touch(host, port, download);
         pending = Math.max(0, Math.floor(bytes));
         if (final || this.now() - written >= this.bytesIntervalMs) write();
         else {

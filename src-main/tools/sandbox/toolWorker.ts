@@ -6,6 +6,7 @@
 import { ToolError, type JsonValue, type ToolContext, type ToolServices } from '../toolTypes.js';
 import { BUILTIN_TOOLS } from '../builtin/index.js';
 import { applyUndo } from '../builtin/files/undo.js';
+import { WorkerConnections } from './workerConnections.js';
 import { MAX_OUTPUT_BYTES, type ServiceRequest, type WorkerRequest, type WorkerResponse } from './workerProtocol.js';
 
 const tools = new Map(BUILTIN_TOOLS.map((tool) => [tool.name, tool]));
@@ -16,6 +17,12 @@ let nextServiceId = 0;
 function reply(message: WorkerResponse): void {
   process.send?.(message);
 }
+
+// Every socket a tool opens is checked against what the guard allowed for its call; others are closed and reported.
+const connections = new WorkerConnections((id, report) => {
+  reply({ type: 'service', id, serviceId: `c${++nextServiceId}`, request: report });
+});
+connections.start();
 
 /** Asks the main process for a service on behalf of call `id`, and waits for its answer. */
 function askHost(id: string, request: ServiceRequest): Promise<JsonValue> {
@@ -30,6 +37,7 @@ function servicesFor(id: string): ToolServices {
   return {
     egress: async (url, feature, purpose) => {
       const answer = await askHost(id, { kind: 'egress', url, feature, purpose });
+      connections.grant(id, url);
       const hostNamed = typeof answer === 'object' && answer !== null && !Array.isArray(answer) && answer.hostNamed;
       return { hostNamed: hostNamed === true };
     },
@@ -63,9 +71,9 @@ async function handle(request: Extract<WorkerRequest, { type: 'run' | 'undo' }>)
     if (request.type === 'run') {
       const tool = tools.get(request.tool);
       if (!tool) throw new ToolError('INVALID_INPUT', `The tool worker has no tool named ${request.tool}.`);
-      outcome = await tool.run(request.args, context);
+      outcome = await connections.run(request.id, () => tool.run(request.args, context));
     } else {
-      outcome = await applyUndo(request.record, context);
+      outcome = await connections.run(request.id, () => applyUndo(request.record, context));
     }
     const size = Buffer.byteLength(JSON.stringify(outcome));
     if (size > MAX_OUTPUT_BYTES) {

@@ -1,4 +1,5 @@
 import type { EgressFeature } from '../../../src-shared/contract/index.js';
+import type { ConnectionReport } from './workerConnections.js';
 import type { DeviceRequest, GrantedRoot, JsonValue, PackConfig, ToolOutcome, UndoRecord } from '../toolTypes.js';
 
 /** What the main process sends the tool worker. Arguments were validated and allowed before they got here. */
@@ -30,10 +31,14 @@ export type WorkerRequest =
       readonly error?: { readonly code: string; readonly message: string };
     };
 
-/** What a running call asks of the main process (see ToolServices). */
+/**
+ * What a running call asks of the main process (see ToolServices), or tells it: `connection` reports a socket the
+ * worker's watcher closed because the guard had not allowed it for the call (its answer is not waited for).
+ */
 export type ServiceRequest =
   | { readonly kind: 'egress'; readonly url: string; readonly feature: EgressFeature; readonly purpose: string }
-  | { readonly kind: 'device'; readonly request: DeviceRequest };
+  | { readonly kind: 'device'; readonly request: DeviceRequest }
+  | ConnectionReport;
 
 export type WorkerResponse =
   | {
