@@ -6,6 +6,7 @@ import { HISTORY_USAGE, historyCommand } from './historyCommand.js';
 import { MAKE_MODEL_USAGE, makeModelCommand } from './makeModelCommand.js';
 import { MODELS_USAGE, modelsCommand } from './modelsCommand.js';
 import { POLICY_USAGE, policyCommand } from './policyCommand.js';
+import { PRIVACY_USAGE, privacyCommand } from './privacyCommand.js';
 import { RUN_USAGE, runCommand } from './runCommand.js';
 import { SERVE_USAGE, serveCommand } from './serveCommand.js';
 import { TOOLS_USAGE, toolsCommand } from './toolsCommand.js';
@@ -25,6 +26,8 @@ Usage:
 
   ${POLICY_USAGE.replaceAll('\n', '\n  ')}
 
+  ${PRIVACY_USAGE.replaceAll('\n', '\n  ')}
+
   ${HISTORY_USAGE.replaceAll('\n', '\n  ')}
 
   ${DOCTOR_USAGE.replaceAll('\n', '\n  ')}
@@ -40,6 +43,7 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   tools: toolsCommand,
   approvals: approvalsCommand,
   policy: policyCommand,
+  privacy: privacyCommand,
   history: historyCommand,
   doctor: doctorCommand,
   models: modelsCommand,
