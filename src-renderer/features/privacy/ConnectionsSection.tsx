@@ -71,21 +71,18 @@ export function ConnectionsSection() {
                 <th scope="col">Port</th>
                 <th scope="col">Result</th>
                 <th scope="col">Bytes</th>
-                <th scope="col">Reason</th>
               </tr>
             </thead>
-            <tbody>
-              {events.map((event) => (
-                <LedgerRow
-                  key={event.id}
-                  event={event}
-                  ruleExists={hasRule(rules, event)}
-                  busy={networkBusy}
-                  error={rowErrors[event.id] ?? null}
-                  onAllow={(rule) => void allowFromLedger(event.id, rule)}
-                />
-              ))}
-            </tbody>
+            {events.map((event) => (
+              <LedgerRow
+                key={event.id}
+                event={event}
+                ruleExists={hasRule(rules, event)}
+                busy={networkBusy}
+                error={rowErrors[event.id] ?? null}
+                onAllow={(rule) => void allowFromLedger(event.id, rule)}
+              />
+            ))}
           </table>
         </div>
       )}
@@ -116,8 +113,11 @@ const LedgerRow = memo(function LedgerRow({
   onAllow: (rule: NetworkRule) => void;
 }) {
   const feature = event.feature;
+  const canAllow = !event.allowed && feature !== null && event.host !== '';
+  // One tbody per connection: its figures on one line, why it was allowed or blocked (and the way to allow it) below.
   return (
-    <tr
+    <tbody
+      className="ledger-event"
       data-testid="ledger-row"
       data-event-id={event.id}
       data-allowed={event.allowed}
@@ -125,47 +125,57 @@ const LedgerRow = memo(function LedgerRow({
       data-feature={feature ?? ''}
       data-via={event.via}
     >
-      <td>
-        <time dateTime={new Date(event.at).toISOString()}>{formatAuditTime(event.at)}</time>
-      </td>
-      <td>
-        {event.source}
-        {event.via !== 'guard' && <span className="tool-description">seen by the {event.via}</span>}
-      </td>
-      <td>
-        <code className="ledger-host" title={event.url}>
-          {event.host || event.url}
-        </code>
-      </td>
-      <td>{event.port || ''}</td>
-      <td>
-        <span className={`badge ${event.allowed ? 'badge-allowed' : 'badge-blocked'}`} data-testid="ledger-result">
-          {event.allowed ? 'Allowed' : 'Blocked'}
-        </span>
-      </td>
-      <td>{formatBytes(event.bytes) ?? ''}</td>
-      <td className="ledger-reason">
-        {event.reason}
-        {!event.allowed && feature !== null && event.host !== '' && (
-          <div className="ledger-allow">
-            {ruleExists ? (
-              <span className="muted" data-testid="ledger-rule-exists">
-                A rule allows it now.
+      <tr>
+        <td>
+          <time dateTime={new Date(event.at).toISOString()}>{formatAuditTime(event.at)}</time>
+        </td>
+        <td>
+          {event.source}
+          {event.via !== 'guard' && <span className="tool-description">seen by the {event.via}</span>}
+        </td>
+        <td>
+          <code className="ledger-host" title={event.url}>
+            {event.host || event.url}
+          </code>
+        </td>
+        <td>{event.port || ''}</td>
+        <td>
+          <span className={`badge ${event.allowed ? 'badge-allowed' : 'badge-blocked'}`} data-testid="ledger-result">
+            {event.allowed ? 'Allowed' : 'Blocked'}
+          </span>
+        </td>
+        <td>{formatBytes(event.bytes) ?? ''}</td>
+      </tr>
+      {(event.reason || canAllow) && (
+        <tr className="ledger-detail">
+          <td colSpan={6}>
+            {event.reason && (
+              <span className="ledger-reason muted" data-testid="ledger-reason">
+                {event.reason}
               </span>
-            ) : (
-              <Button
-                variant="secondary"
-                data-testid="ledger-allow"
-                disabled={busy}
-                onClick={() => onAllow({ feature, host: event.host })}
-              >
-                Allow {event.host} for {featureShortLabel(feature)}
-              </Button>
             )}
-            {error && <ErrorNotice error={error} testId="ledger-allow-error" />}
-          </div>
-        )}
-      </td>
-    </tr>
+            {canAllow && (
+              <span className="ledger-allow">
+                {ruleExists ? (
+                  <span className="muted" data-testid="ledger-rule-exists">
+                    A rule allows it now.
+                  </span>
+                ) : (
+                  <Button
+                    variant="secondary"
+                    data-testid="ledger-allow"
+                    disabled={busy}
+                    onClick={() => onAllow({ feature, host: event.host })}
+                  >
+                    Allow {event.host} for {featureShortLabel(feature)}
+                  </Button>
+                )}
+                {error && <ErrorNotice error={error} testId="ledger-allow-error" />}
+              </span>
+            )}
+          </td>
+        </tr>
+      )}
+    </tbody>
   );
 });
