@@ -42,6 +42,8 @@ afterAll(async () => {
 describe('homebody models', () => {
   it('lists the catalog, downloads and checks a model, and removes it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hb-cli-models-'));
+    // Offline mode is on for a new data folder: model downloads may reach the loopback server, nothing else.
+    expect((await runCli(dataDir, 'privacy', 'allow', 'model-download', '127.0.0.1')).code).toBe(0);
     const downloaded = await runCli(dataDir, 'models', 'download', 'tiny');
     expect(downloaded.stderr).toContain('checking size and sha256');
     expect(downloaded.code).toBe(0);
