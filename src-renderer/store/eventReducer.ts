@@ -168,7 +168,7 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
       return applyEgressEvent(state, event.event);
     case 'privacy.dataDeleted':
       // The lists are fetched again by connectHost.
-      return dataDeletedState(state);
+      return { ...historyDeletion(state, [], true), ...dataDeletedState(state) };
     default:
       return event satisfies never;
   }

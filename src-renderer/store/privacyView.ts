@@ -1,5 +1,4 @@
 import type { EgressEvent } from '../../src-shared/contract/index.js';
-import { historyDeletion } from './eventReducer.js';
 import type { AppData } from './types.js';
 
 /** The ledger as the Privacy page holds it: the loaded page(s), newest first, and the filter's totals. */
@@ -43,11 +42,11 @@ export function ledgerCountLine(total: number, allowed: number, allowedOnly: boo
 
 /**
  * Everything the renderer held of the user's data, gone after "delete all my data": tasks, the open chat, the
- * queue, the history and search, the audit log and the ledger. The lists are then fetched again (connectHost).
+ * queue, the history's totals, the audit log and the ledger (the history list and search go as for "delete all
+ * tasks", see the reducer). The lists are then fetched again (connectHost).
  */
 export function dataDeletedState(state: AppData): Partial<AppData> {
   return {
-    ...historyDeletion(state, [], true),
     historyTotal: state.historyTotal === null ? null : 0,
     historyTools: [],
     tasks: [],
