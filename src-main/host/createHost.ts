@@ -336,8 +336,6 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     secrets: () => secrets.report(),
     stopActivity: async (includeModels) => {
       await chat.stopAll();
-      // MCP servers are the user's data too: stopped, and their configuration (tokens included) goes.
-      for (const server of mcp.manager.list()) await mcp.manager.remove(server.name);
       if (!includeModels) return;
       for (const download of models.downloads.list()) {
         if (download.state !== 'done' && download.state !== 'cancelled') await models.downloads.cancel(download.id);
@@ -348,12 +346,14 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       if (path && isInside(models.modelsDir, path)) await llamaEngine.close();
     },
     replying: () => store.tasks.runningIds().some((taskId) => chat.isRunning(taskId)),
-    reset: () => {
-      // What was read from the settings at start goes back to a new install's.
+    reset: async () => {
+      // What was read from the settings at start goes back to a new install's, before anything awaits.
       policy = emptyPolicy();
       network.guard.setSettings({ ...DEFAULT_NETWORK_SETTINGS });
       emit({ type: 'models.changed', listing: models.listing() });
       void reminders.check();
+      // The MCP servers' rows are gone: their processes stop and their tools leave the registry.
+      for (const server of mcp.manager.list()) await mcp.manager.remove(server.name);
     },
     emit,
   });

@@ -15,14 +15,18 @@ export interface DataWipeDeps {
   /** Where Homebody keeps data now (asked at the time of the deletion: the pack folders may have moved). */
   readonly places: () => StoragePlace[];
   /**
-   * Stops what could write while the data goes: running replies, MCP servers, and, when the models go,
-   * downloads and a loaded model whose file is deleted.
+   * Stops what could write while the data goes: running replies (and the tool calls they run), and, when the
+   * models go, downloads and a loaded model whose file is deleted.
    */
   readonly stopActivity: (includeModels: boolean) => Promise<void>;
   /** A reply is being written now. */
   readonly replying: () => boolean;
-  /** In-memory copies of what was stored (the policy, the network rules) go back to a new install's. */
-  readonly reset: () => void;
+  /**
+   * In-memory copies of what was stored (the policy, the network rules) go back to a new install's, and what was
+   * built from it (MCP servers) is let go. Runs right after the wipe, before the event; what it awaits runs after
+   * the data is gone, so a refused deletion has touched none of it.
+   */
+  readonly reset: () => Promise<void> | void;
   readonly emit: (event: HostEvent) => void;
   readonly now?: () => number;
 }
@@ -99,7 +103,7 @@ export class DataWipe {
       detail: null,
     });
     store.checkpoint();
-    this.deps.reset();
+    await this.deps.reset();
     this.deps.emit({ type: 'privacy.dataDeleted' });
     const { before: after } = await measure(places);
     const deletedBytes = before.reduce((sum, bytes, i) => sum + Math.max(0, bytes - (after[i] ?? 0)), 0);
