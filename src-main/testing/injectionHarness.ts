@@ -1,0 +1,114 @@
+/**
+ * Tests only: runs one chat task on a real Host whose generated model is pushed to make scripted calls (it "reads
+ * the hostile content, then does what it says"), answers each permission prompt as the test says, and keeps every
+ * prompt and queued call as the renderer receives them (the `toolcall.updated` events).
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Message, ToolCall } from '../../src-shared/contract/index.js';
+import type { PromptAnswer } from '../agent/toolActions.js';
+import type { HostInternals } from '../host/createHost.js';
+import type { ScriptedCall } from '../llm/engineTypes.js';
+
+/** How the user answers a prompt for a tool: an answer, or "stop" (the reply is stopped while the prompt waits). */
+export type UserMove = PromptAnswer | 'stop';
+
+export interface TaskRun {
+  readonly taskId: string;
+  /** The last reply. */
+  readonly reply: Message;
+  /** Every call of the task, in order, as stored. */
+  readonly calls: readonly ToolCall[];
+  /** Each permission prompt as the renderer first received it. */
+  readonly prompts: readonly ToolCall[];
+  /** Each call that went to the approval queue, as the renderer first received it. */
+  readonly queued: readonly ToolCall[];
+}
+
+/**
+ * Sends each of `prompts` in turn in one task (the first opens it) and waits for each reply: the model reads the
+ * hostile content in one reply and acts on it in the next, as a scripted reply makes one call. A prompt for a tool
+ * named in `answers` gets that answer (or, for a list, the next one); any other prompt is denied, so nothing the
+ * test did not mean to allow runs.
+ */
+export async function runTask(
+  host: HostInternals,
+  prompts: string | readonly string[],
+  answers: Readonly<Record<string, UserMove | readonly UserMove[]>> = {},
+): Promise<TaskRun> {
+  const asked = new Map<string, ToolCall>();
+  const askedPerTool = new Map<string, number>();
+  const queued = new Map<string, ToolCall>();
+  const off = host.subscribe((event) => {
+    if (event.type !== 'toolcall.updated' || event.call.state !== 'pending') return;
+    const call = event.call;
+    if (call.gate === 'queue' && !queued.has(call.id)) queued.set(call.id, call);
+    if (call.gate !== 'prompt' || asked.has(call.id)) return;
+    asked.set(call.id, call);
+    // A list answers the tool's prompts in order (its last answer for any after); one answer answers them all.
+    const nth = askedPerTool.get(call.tool) ?? 0;
+    askedPerTool.set(call.tool, nth + 1);
+    const given = answers[call.tool] ?? 'deny';
+    const move = typeof given === 'string' ? given : (given[Math.min(nth, given.length - 1)] ?? 'deny');
+    if (move === 'stop') {
+      if (call.taskId) void host.call('chat.stop', { taskId: call.taskId });
+    } else {
+      void host.call('toolcalls.answer', {
+        id: call.id,
+        answer: move,
+        reason: move === 'deny' ? 'not what I asked for' : null,
+      });
+    }
+  });
+  try {
+    let taskId: string | null = null;
+    let reply: Message | undefined;
+    for (const text of typeof prompts === 'string' ? [prompts] : prompts) {
+      const sent: { taskId: string } = await host.invoke('chat.send', { taskId, text });
+      taskId = sent.taskId;
+      reply = await host.chat.whenDone(sent.taskId);
+      // A reply that failed (a context too small for the tools offered, say) would make a test prove nothing.
+      if (reply?.state === 'failed') throw new Error(`The reply to "${text}" failed: ${reply.error ?? ''}`);
+    }
+    const detail = await host.invoke('tasks.get', { taskId: taskId! });
+    return {
+      taskId: taskId!,
+      reply: reply!,
+      calls: detail.toolCalls,
+      prompts: [...asked.values()],
+      queued: [...queued.values()],
+    };
+  } finally {
+    off();
+  }
+}
+
+/** A scripted call with its arguments in the order the tool's schema lists them (the grammar writes them so). */
+export function scripted(name: string, args: Readonly<Record<string, unknown>>): ScriptedCall {
+  const params = Object.entries(args)
+    .map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`)
+    .join(', ');
+  return { name, params: `{${params}}` };
+}
+
+/** Every file under `dir` by relative path, with the sha256 of its bytes: to show that nothing changed. */
+export function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at)) {
+      const path = join(at, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else files[relative(dir, path)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+/** The one call of `run` to `tool` (the test scripted exactly one). */
+export function callTo(run: TaskRun, tool: string): ToolCall {
+  const found = run.calls.filter((c) => c.tool === tool);
+  if (found.length !== 1) throw new Error(`expected one ${tool} call, found ${found.length}`);
+  return found[0]!;
+}
