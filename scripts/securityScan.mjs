@@ -48,11 +48,20 @@ function filesBelow(dir) {
     .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
 }
 
+/** Whether `text` is a whole report of `rows` findings: a file caught mid-write ends inside a field or row. */
+function wholeReport(text, rows) {
+  try {
+    return findingsFromCsv(text).length === rows;
+  } catch {
+    return false;
+  }
+}
+
 async function waitForReport(file, rows) {
   const until = Date.now() + REPORT_WAIT_MS;
   for (;;) {
     const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-    if (text !== undefined && text.split('\n').filter((l) => l.trim() !== '').length === rows + 1) return text;
+    if (text !== undefined && wholeReport(text, rows)) return text;
     if (Date.now() > until) return text;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
