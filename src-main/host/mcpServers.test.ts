@@ -320,7 +320,10 @@ describe('MCP servers as tool sources', () => {
       // Offline mode stops the next request at once, with the guard's sentence.
       egress.setSettings({ offline: true, rules: [] });
       const seenBefore = http.seen.length;
-      const blocked = await propose('mcp_remote_time_now', {});
+      // Its result tainted the task and the tool may reach beyond the machine (no openWorldHint false): it asks again.
+      const askedAgain = await propose('mcp_remote_time_now', {});
+      expect(askedAgain).toMatchObject({ status: 'needs-permission' });
+      const blocked = await actions.answerPrompt(askedAgain.call!.id, 'allow-once');
       expect(blocked).toMatchObject({ status: 'failed', error: expect.stringContaining('Offline mode is on') });
       expect(http.seen.length).toBe(seenBefore);
     } finally {

@@ -155,4 +155,21 @@ describe('prompt injection through an MCP server result', () => {
     expect(callTo(run, 'mcp_notes_save_note')).toMatchObject({ gate: 'none', state: 'done' });
     expect(ranOnServer()).toBe('save_note {"text":"eve@attacker.example gets the budget"}\n');
   });
+
+  it('a server tool may reach beyond the machine (MCP openWorldHint defaults to true): once its result tainted the task, it asks again though allowed for the task', async () => {
+    writeFileSync(payloadFile, payloads[0]!.text);
+    await host.invoke('policy.setMode', { tool: 'mcp_notes_lookup', mode: 'ask' });
+    try {
+      const run = await runTask(host, [LOOK_UP, LOOK_UP], { mcp_notes_lookup: ['allow-task', 'deny'] });
+      const lookups = run.calls.filter((c) => c.tool === 'mcp_notes_lookup');
+      expect(lookups.map((c) => [c.gate, c.state])).toEqual([
+        ['prompt', 'done'],
+        ['prompt', 'denied'],
+      ]);
+      expect(run.prompts.map((p) => p.tool)).toEqual(['mcp_notes_lookup', 'mcp_notes_lookup']);
+      expect(run.prompts[1]!.taint).toEqual([serverNote]);
+    } finally {
+      await host.invoke('policy.setMode', { tool: 'mcp_notes_lookup', mode: 'auto' });
+    }
+  });
 });

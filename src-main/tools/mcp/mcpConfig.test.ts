@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseMcpJson, parseServerConfig, transportView } from './mcpConfig.js';
-import { definitionHash, mcpToolName, riskFromAnnotations, shortDescription } from './mcpToolDefinition.js';
+import {
+  definitionHash,
+  mcpToolName,
+  reachesOutFromAnnotations,
+  riskFromAnnotations,
+  shortDescription,
+} from './mcpToolDefinition.js';
 
 describe('mcp.json import', () => {
   it('reads stdio and HTTP servers as Claude Desktop and Cursor write them', () => {
@@ -89,6 +95,14 @@ describe('MCP tool definitions', () => {
     expect(riskFromAnnotations({ readOnlyHint: false, destructiveHint: true })).toBe('irreversible');
     expect(riskFromAnnotations({ destructiveHint: false })).toBe('write');
     expect(riskFromAnnotations(null)).toBe('write');
+  });
+
+  it('treats a tool as reaching beyond the machine unless it says openWorldHint false (the default is true)', () => {
+    expect(reachesOutFromAnnotations({ openWorldHint: false })).toBe(false);
+    expect(reachesOutFromAnnotations({ openWorldHint: true })).toBe(true);
+    expect(reachesOutFromAnnotations({ readOnlyHint: true })).toBe(true);
+    expect(reachesOutFromAnnotations(null)).toBe(true);
+    expect(reachesOutFromAnnotations({ openWorldHint: 'false' })).toBe(true);
   });
 
   it('hashes a definition the same whatever its key order, and differently when any part changes', () => {

@@ -17,6 +17,7 @@ import {
   describeMcpCall,
   mcpToolName,
   offerableSchema,
+  reachesOutFromAnnotations,
   riskFromAnnotations,
   shortDescription,
   type ListedTool,
@@ -406,7 +407,9 @@ export class McpManager {
       } else if (notRunning) {
         unavailable.set(name, `${name} cannot run now: ${notRunning}.`);
       } else {
-        offered.push(this.toolDefinition(state.name, listed.name, name, description, offerable.schema, risk));
+        offered.push(
+          this.toolDefinition(state.name, listed.name, name, description, offerable.schema, risk, listed.annotations),
+        );
       }
     }
     try {
@@ -426,12 +429,14 @@ export class McpManager {
     description: string,
     parameters: ToolDefinition['parameters'],
     risk: Risk,
+    annotations: unknown,
   ): ToolDefinition {
     return {
       name,
       description,
       parameters,
       risk,
+      reachesOut: reachesOutFromAnnotations(annotations),
       describe: (args) => describeMcpCall(server, tool, args as Record<string, JsonValue>),
       run: (args, context) => this.call(name, args as Record<string, JsonValue>, context.signal),
     };

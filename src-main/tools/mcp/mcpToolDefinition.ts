@@ -25,6 +25,16 @@ export function riskFromAnnotations(annotations: unknown): Risk {
   return 'write';
 }
 
+/**
+ * Whether the tool may reach beyond this machine: MCP's openWorldHint, which the specification defaults to true.
+ * A stdio server is a program of its own, outside the egress guard; only a server that says otherwise is trusted
+ * not to carry a tainted task's data out.
+ */
+export function reachesOutFromAnnotations(annotations: unknown): boolean {
+  const hints = (typeof annotations === 'object' && annotations !== null ? annotations : {}) as Record<string, unknown>;
+  return hints.openWorldHint !== false;
+}
+
 export function definitionOf(tool: ListedTool): McpToolDefinition {
   return {
     description: tool.description ?? '',
