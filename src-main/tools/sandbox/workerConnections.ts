@@ -1,16 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { watchConnections, type ConnectionVerdict, type SeenConnection } from '../../privacy/connectionWatcher.js';
+import { DEFAULT_PORTS } from '../../privacy/egressGuard.js';
 import { normalizeHost } from '../../privacy/networkRules.js';
-
-/** The default ports of the schemes the egress guard allows, for a grant asked by URL. */
-const DEFAULT_PORTS: Readonly<Record<string, number>> = {
-  'http:': 80,
-  'https:': 443,
-  'smtp:': 25,
-  'smtps:': 465,
-  'imap:': 143,
-  'imaps:': 993,
-};
 
 /** What the worker tells the main process of a connection it saw and closed (a `connection` service request). */
 export interface ConnectionReport {
