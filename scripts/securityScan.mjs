@@ -2,11 +2,12 @@
 // `npm run lint:electron`: Doyensec's electronegativity, a static checker for Electron security settings, over the
 // main process (src-main) and the renderer's page (src-renderer/index.html, whose <meta> policy is the only CSP the
 // scanner can read: the header is built in code). Prints every finding; fails on a HIGH one, on a silenced check
-// nobody reviewed (securityScanReport.mjs), on a file it could not parse, and on a run that wrote no report.
+// nobody reviewed (securityScanReport.mjs), on a file it could not parse, and on a run that ran no check.
 //
 // It calls the scanner's runner rather than its command line: electronegativity 1.10.3 does not declare the
 // `commander` it needs, and the one npm hoists here (10) no longer exposes options the way its CLI reads them, so
-// `electronegativity -i ...` only prints its usage. The options are the CLI's `-i DIR -e VERSION -r -v false -o CSV`.
+// `electronegativity -i ...` only prints its usage. The options are the CLI's `-i DIR -e VERSION -r -v false`; the
+// findings are read from what the runner returns (see securityScanReport.mjs).
 // The scanner tries to fetch its translations and Electron's release list; offline it warns and goes on.
 //
 // `--input DIR` scans DIR instead (the scan's own test uses it).
@@ -15,13 +16,11 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findingsFromCsv, formatFindings, scanVerdict, suppressionsIn } from './securityScanReport.mjs';
+import { findingsFromIssues, formatFindings, scanVerdict, suppressionsIn } from './securityScanReport.mjs';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** The scanner fetches from the network first; a hung fetch must not hang CI. */
 const SCAN_TIMEOUT_MS = 5 * 60_000;
-/** The scanner writes its CSV after it resolves, with callbacks nobody awaits: wait for the rows to land. */
-const REPORT_WAIT_MS = 10_000;
 
 function electronVersion() {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -48,25 +47,6 @@ function filesBelow(dir) {
     .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
 }
 
-/** Whether `text` is a whole report of `rows` findings: a file caught mid-write ends inside a field or row. */
-function wholeReport(text, rows) {
-  try {
-    return findingsFromCsv(text).length === rows;
-  } catch {
-    return false;
-  }
-}
-
-async function waitForReport(file, rows) {
-  const until = Date.now() + REPORT_WAIT_MS;
-  for (;;) {
-    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-    if (text !== undefined && wholeReport(text, rows)) return text;
-    if (Date.now() > until) return text;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function main() {
   const at = process.argv.indexOf('--input');
   const given = at === -1 ? undefined : process.argv[at + 1];
@@ -74,26 +54,22 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'homebody-scan-'));
   try {
     const input = given ? path.resolve(given) : stageApp(work);
-    const output = path.join(work, 'electronegativity.csv');
     console.log(`electronegativity: Electron ${version}, ${given ? input : 'src-main and src-renderer/index.html'}`);
     const run = createRequire(import.meta.url)('@doyensec/electronegativity');
     const result = await (run.default ?? run)(
-      { input, output, isRelative: true, isVerbose: false, electronVersionOverride: version },
+      { input, isRelative: true, isVerbose: false, electronVersionOverride: version },
       false,
     );
     const problems = [];
     for (const error of result.errors.filter((e) => !e.tolerable)) {
       problems.push(`could not parse ${path.relative(input, error.file)}: ${error.message}`);
     }
-    const csv = await waitForReport(output, result.issues.length);
-    if (csv === undefined) {
-      console.error('The scan wrote no report: nothing was checked.');
+    const checks = (result.globalChecks ?? 0) + (result.atomicChecks ?? 0);
+    if (checks === 0) {
+      console.error('The scan ran no check: nothing was checked.');
       return 1;
     }
-    const findings = findingsFromCsv(csv);
-    if (findings.length !== result.issues.length) {
-      problems.push(`the report holds ${findings.length} findings of the ${result.issues.length} the scan returned`);
-    }
+    const findings = findingsFromIssues(result.issues, input);
     console.log(`${findings.length} finding(s) in ${filesBelow(input).length} files:`);
     for (const line of formatFindings(findings)) console.log(`  ${line}`);
     const suppressions = filesBelow(input).flatMap((file) =>

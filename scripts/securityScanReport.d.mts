@@ -1,5 +1,4 @@
 // Types of securityScanReport.mjs, for the TypeScript test that imports it.
-export declare const CSV_COLUMNS: readonly string[];
 export declare const SEVERITIES: readonly string[];
 export interface ReviewedSuppression {
   readonly file: string;
@@ -22,8 +21,7 @@ export interface Suppression {
   line: number;
   checks: string[];
 }
-export declare function parseCsv(text: string): string[][];
-export declare function findingsFromCsv(text: string): Finding[];
+export declare function findingsFromIssues(issues: readonly unknown[], input: string): Finding[];
 export declare function suppressionsIn(text: string): Array<{ line: number; checks: string[] }>;
 export declare function scanVerdict(
   findings: Finding[],

@@ -1,7 +1,9 @@
-// Reading electronegativity's CSV report and deciding whether the scan passes (scripts/securityScan.mjs runs the
+// Reading electronegativity's findings and deciding whether the scan passes (scripts/securityScan.mjs runs the
 // scan; src-main/app/securityScan.test.ts tests both). Kept free of I/O so that the rules are tested directly.
+//
+// The findings are taken from what the scanner's runner returns, not from its CSV report: version 1.10.3 writes the
+// CSV's header and its rows with two unawaited fs.writeFile calls, one truncating, so the file is sometimes torn.
 
-export const CSV_COLUMNS = ['issue', 'severity', 'confidence', 'filename', 'location', 'sample', 'description', 'url'];
 export const SEVERITIES = ['INFORMATIONAL', 'LOW', 'MEDIUM', 'HIGH'];
 
 /**
@@ -20,67 +22,40 @@ export const REVIEWED_SUPPRESSIONS = [
 ];
 
 /**
- * Splits CSV text into rows of fields: commas, double-quoted fields with "" for a quote, CRLF or LF line ends.
- * @param {string} text
- * @returns {string[][]}
- */
-export function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (quoted) throw new Error('The report ends inside a quoted field.');
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows.filter((r) => r.length > 1 || r[0] !== '');
-}
-
-/**
- * @typedef {{ id: string, severity: string, confidence: string, file: string, location: string, sample: string,
- *   description: string, url: string }} Finding
- */
-
-/**
- * The findings of an electronegativity CSV report. Throws on a report of another shape (a new scanner version
- * that changed it must not pass by being misread).
- * @param {string} text
+ * The findings of one scan, from the runner's issues (`{ id, severity: { name }, confidence: { name }, file,
+ * location: { line, column }, sample, description }`), with files relative to the scanned folder. Throws on an issue
+ * of another shape (a new scanner version that changed it must not pass by being misread).
+ * @param {unknown[]} issues
+ * @param {string} input the folder scanned
  * @returns {Finding[]}
  */
-export function findingsFromCsv(text) {
-  const [header, ...rows] = parseCsv(text);
-  if (!header || header.map((h) => h.trim()).join(',') !== CSV_COLUMNS.join(',')) {
-    throw new Error(`The report's header is not electronegativity's (${CSV_COLUMNS.join(', ')}).`);
-  }
-  return rows.map((row, index) => {
-    if (row.length !== CSV_COLUMNS.length) {
-      throw new Error(`Row ${index + 2} of the report has ${row.length} fields, not ${CSV_COLUMNS.length}.`);
+export function findingsFromIssues(issues, input) {
+  return issues.map((issue, index) => {
+    const i = /** @type {any} */ (issue);
+    const severity = i?.severity?.name;
+    if (typeof i?.id !== 'string' || !SEVERITIES.includes(severity)) {
+      throw new Error(`Finding ${index + 1} is not of electronegativity's shape (id and a known severity).`);
     }
-    const [id, severity, confidence, file, location, sample, description, url] = row;
-    if (!SEVERITIES.includes(severity)) throw new Error(`Row ${index + 2} has an unknown severity: ${severity}.`);
-    return { id, severity, confidence, file, location, sample, description, url };
+    const file = typeof i.file === 'string' && i.file !== '' ? relativeTo(input, i.file) : 'N/A';
+    return {
+      id: i.id,
+      severity,
+      confidence: String(i.confidence?.name ?? ''),
+      file,
+      location: `${i.location?.line ?? 0}:${i.location?.column ?? 0}`,
+      sample: typeof i.sample === 'string' ? i.sample : '',
+      description: String(i.description ?? ''),
+      url: `https://github.com/doyensec/electronegativity/wiki/${i.id}`,
+    };
   });
+}
+
+/** `file` relative to `root`, with forward slashes; as given when it is not below `root`. */
+function relativeTo(root, file) {
+  const base = root.replace(/[\\/]+$/, '');
+  const normalized = file.split('\\').join('/');
+  const prefix = `${base.split('\\').join('/')}/`;
+  return normalized.startsWith(prefix) ? normalized.slice(prefix.length) : normalized;
 }
 
 /**

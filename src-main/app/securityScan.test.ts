@@ -5,9 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  findingsFromCsv,
+  findingsFromIssues,
   formatFindings,
-  parseCsv,
   REVIEWED_SUPPRESSIONS,
   scanVerdict,
   suppressionsIn,
@@ -18,46 +17,58 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // Spelled apart so that the scan of src-main does not take this file's fixtures for real suppressions.
 const ENG_DISABLE = ['eng', 'disable'].join('-');
 
-const HEADER = 'issue, severity, confidence, filename, location, sample, description, url';
-/** Rows as electronegativity 1.10.3 writes them (its escapeCsv: quoted, "" for a quote; N/A unquoted). */
-const REPORT = [
-  HEADER,
-  'CSP_GLOBAL_CHECK,"LOW","FIRM","src-renderer/index.html","5:0","default-src \'none\'; script-src \'self\'","One or more CSP directives detected seems to be vulnerable",https://github.com/doyensec/electronegativity/wiki/CSP_GLOBAL_CHECK',
-  'OPEN_EXTERNAL_JS_CHECK,"MEDIUM","TENTATIVE","src-main/app/x.ts","58:18","await shell.openExternal(url, { a: """" });","Review the use of openExternal",https://github.com/doyensec/electronegativity/wiki/OPEN_EXTERNAL_JS_CHECK',
-  'CONTEXT_ISOLATION_JS_CHECK,"HIGH","FIRM","N/A","0:0",N/A,"Review the use of the contextIsolation option",https://github.com/doyensec/electronegativity/wiki/CONTEXT_ISOLATION_JS_CHECK',
-  '',
-].join('\r\n');
+/** Issues as electronegativity 1.10.3's runner returns them (files relative with isRelative, 'N/A' for global checks). */
+const ISSUES = [
+  {
+    id: 'CSP_GLOBAL_CHECK',
+    file: 'src-renderer/index.html',
+    severity: { value: 1, name: 'LOW' },
+    confidence: { value: 1, name: 'FIRM' },
+    location: { line: 5, column: 0 },
+    sample: "default-src 'none'; script-src 'self'",
+    description: 'One or more CSP directives detected seems to be vulnerable',
+  },
+  {
+    id: 'OPEN_EXTERNAL_JS_CHECK',
+    file: '/scan/src-main/app/x.ts',
+    severity: { value: 2, name: 'MEDIUM' },
+    confidence: { value: 0, name: 'TENTATIVE' },
+    location: { line: 58, column: 18 },
+    sample: 'await shell.openExternal(url, { a: "" });',
+    description: 'Review the use of openExternal',
+  },
+  {
+    id: 'CONTEXT_ISOLATION_JS_CHECK',
+    file: 'N/A',
+    severity: { value: 3, name: 'HIGH' },
+    confidence: { value: 1, name: 'FIRM' },
+    location: { line: 0, column: 0 },
+    description: 'Review the use of the contextIsolation option',
+  },
+];
 
 function finding(id: string, severity: string): Finding {
   return { id, severity, confidence: 'FIRM', file: 'a.ts', location: '1:0', sample: '', description: 'd', url: 'u' };
 }
 
 describe('the scan report', () => {
-  it('reads quoted fields, doubled quotes, commas and line breaks inside quotes', () => {
-    expect(parseCsv('a,"b,c","say ""hi""","x\ny"\nz,,\n')).toEqual([
-      ['a', 'b,c', 'say "hi"', 'x\ny'],
-      ['z', '', ''],
-    ]);
-    expect(() => parseCsv('a,"open')).toThrow(/quoted field/);
-  });
-
-  it("reads electronegativity's CSV into findings", () => {
-    const findings = findingsFromCsv(REPORT);
-    expect(findings.map((f) => [f.id, f.severity, f.file])).toEqual([
-      ['CSP_GLOBAL_CHECK', 'LOW', 'src-renderer/index.html'],
-      ['OPEN_EXTERNAL_JS_CHECK', 'MEDIUM', 'src-main/app/x.ts'],
-      ['CONTEXT_ISOLATION_JS_CHECK', 'HIGH', 'N/A'],
+  it("reads the runner's findings, with files relative to the folder scanned", () => {
+    const findings = findingsFromIssues(ISSUES, '/scan/');
+    expect(findings.map((f) => [f.id, f.severity, f.file, f.location])).toEqual([
+      ['CSP_GLOBAL_CHECK', 'LOW', 'src-renderer/index.html', '5:0'],
+      ['OPEN_EXTERNAL_JS_CHECK', 'MEDIUM', 'src-main/app/x.ts', '58:18'],
+      ['CONTEXT_ISOLATION_JS_CHECK', 'HIGH', 'N/A', '0:0'],
     ]);
     expect(findings[1]?.sample).toBe('await shell.openExternal(url, { a: "" });');
-    expect(findingsFromCsv(`${HEADER}\n`)).toEqual([]);
+    expect(findings[2]?.url).toBe('https://github.com/doyensec/electronegativity/wiki/CONTEXT_ISOLATION_JS_CHECK');
+    expect(findingsFromIssues([], '/scan')).toEqual([]);
     expect(formatFindings(findings)[0]).toMatch(/^HIGH +FIRM +CONTEXT_ISOLATION_JS_CHECK/);
   });
 
-  it('refuses a report of another shape rather than misread it', () => {
-    expect(() => findingsFromCsv('')).toThrow(/header/);
-    expect(() => findingsFromCsv('issue,severity\nA,HIGH')).toThrow(/header/);
-    expect(() => findingsFromCsv(`${HEADER}\nA,"HIGH","FIRM"`)).toThrow(/3 fields/);
-    expect(() => findingsFromCsv(`${HEADER}\nA,"SEVERE","FIRM","f","1:0",N/A,"d",u`)).toThrow(/unknown severity/);
+  it('refuses findings of another shape rather than misread them', () => {
+    expect(() => findingsFromIssues([{ id: 'A', severity: 'HIGH' }], '/scan')).toThrow(/shape/);
+    expect(() => findingsFromIssues([{ id: 'A', severity: { name: 'SEVERE' } }], '/scan')).toThrow(/shape/);
+    expect(() => findingsFromIssues([null], '/scan')).toThrow(/shape/);
   });
 });
 
