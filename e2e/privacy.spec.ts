@@ -92,13 +92,16 @@ test('with offline mode on, using the app connects nowhere; a blocked download i
     'No connection attempted yet: Homebody has not tried to reach the network.',
   );
 
-  // Something that needs the network: a model download from the catalog.
+  // Something that needs the network: a model download from the catalog. It says offline mode refused it, and
+  // offers the Privacy page, where that host can be allowed.
   await page.getByTestId('nav-models').click();
-  await page
-    .locator('[data-testid="catalog-card"][data-catalog-id="remote-q8"]')
-    .getByTestId('catalog-download')
-    .click();
-  await openPrivacy(page);
+  const catalogCard = page.locator('[data-testid="catalog-card"][data-catalog-id="remote-q8"]');
+  await catalogCard.getByTestId('catalog-download').click();
+  const refusal = catalogCard.getByTestId('catalog-action-error');
+  await expect(refusal).toHaveAttribute('data-error-code', 'NETWORK_BLOCKED');
+  await expect(refusal).toContainText(`Offline mode is on: Homebody did not connect to ${REMOTE_HOST}`);
+  await refusal.getByTestId('open-privacy').click();
+  await expect(page.getByTestId('nav-privacy')).toHaveAttribute('aria-current', 'page');
   const blocked = page.locator(`[data-testid="ledger-row"][data-host="${REMOTE_HOST}"]`).first();
   await expect(blocked).toHaveAttribute('data-allowed', 'false');
   await expect(blocked).toHaveAttribute('data-feature', 'model-download');

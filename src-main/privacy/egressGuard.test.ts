@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EGRESS_FEATURES, HomebodyError, type NetworkSettings } from '../../src-shared/contract/index.js';
+import {
+  EGRESS_FEATURES,
+  HomebodyError,
+  isOfflineRefusal,
+  type NetworkSettings,
+} from '../../src-shared/contract/index.js';
 import { EgressGuard } from './egressGuard.js';
 import { MemoryEgressLedger } from './egressLedger.js';
 
@@ -33,6 +38,11 @@ describe('EgressGuard, offline (the default)', () => {
     for (const feature of EGRESS_FEATURES) {
       expect(() => guard.check('https://example.org/', feature, 'test')).toThrow(/Offline mode is on/);
     }
+    // The renderer knows a refusal by its words (a failed tool call carries only them) and offers the Privacy page.
+    expect(isOfflineRefusal(error.message)).toBe(true);
+    expect(isOfflineRefusal(guard.judgeUnasked('example.org').reason)).toBe(true);
+    expect(isOfflineRefusal('Homebody connects only over http(s), smtp(s) and imap(s), not ftp.')).toBe(false);
+    expect(isOfflineRefusal(null)).toBe(false);
   });
 
   it('allows, for each feature, what a rule names (host or *), whatever the port, and records which rule did', () => {

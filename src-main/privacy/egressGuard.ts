@@ -1,5 +1,6 @@
 import {
   HomebodyError,
+  OFFLINE_REFUSAL,
   type EgressEvent,
   type EgressFeature,
   type NetworkSettings,
@@ -211,7 +212,7 @@ export class EgressGuard {
     }
     return {
       allowed: false,
-      reason: `Offline mode is on: a connection to ${h} that no feature asked for was closed.`,
+      reason: `${OFFLINE_REFUSAL}: a connection to ${h} that no feature asked for was closed.`,
     };
   }
 
@@ -246,7 +247,7 @@ export class EgressGuard {
     }
     const match = matchingRule(this.current.rules, feature, host);
     if (!match && this.current.offline) {
-      return { reason: `Offline mode is on: Homebody did not connect to ${host} for ${purpose}. ${allowHint}` };
+      return { reason: `${OFFLINE_REFUSAL}: Homebody did not connect to ${host} for ${purpose}. ${allowHint}` };
     }
     const hostNamed = match?.exact === true;
     // Online or through a `*` rule, the web tools still need the user's word for this machine and the local network.

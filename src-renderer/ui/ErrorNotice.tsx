@@ -1,4 +1,5 @@
-import type { AppError } from '../../src-shared/contract/index.js';
+import { isOfflineRefusal, type AppError } from '../../src-shared/contract/index.js';
+import { PrivacyPageLink } from './PrivacyPageLink.js';
 
 export interface ErrorNoticeProps {
   error: AppError;
@@ -7,7 +8,10 @@ export interface ErrorNoticeProps {
   className?: string;
 }
 
-/** An error shown where it happened, in words a user can act on; announced by screen readers. */
+/**
+ * An error shown where it happened, in words a user can act on; announced by screen readers. A connection offline
+ * mode refused also offers the Privacy page, where that host can be allowed.
+ */
 export function ErrorNotice({ error, testId, onDismiss, className }: ErrorNoticeProps) {
   return (
     <div
@@ -17,6 +21,7 @@ export function ErrorNotice({ error, testId, onDismiss, className }: ErrorNotice
       data-error-code={error.code}
     >
       <span className="error-notice-text">{error.message}</span>
+      {error.code === 'NETWORK_BLOCKED' && isOfflineRefusal(error.message) && <PrivacyPageLink />}
       {onDismiss && (
         <button type="button" className="error-notice-dismiss" onClick={onDismiss} aria-label="Dismiss this message">
           ×

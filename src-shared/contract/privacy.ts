@@ -109,6 +109,14 @@ export const StorageReportSchema = z.object({
 });
 export type StorageReport = z.infer<typeof StorageReportSchema>;
 
+/** How every refusal by offline mode begins, so that any place showing one can offer the way to allow it. */
+export const OFFLINE_REFUSAL = 'Offline mode is on';
+
+/** Whether an error text is offline mode's refusal (a failed tool call carries only the text). */
+export function isOfflineRefusal(text: string | null | undefined): boolean {
+  return typeof text === 'string' && text.startsWith(OFFLINE_REFUSAL);
+}
+
 /** The words the user types to confirm "delete all my data"; the Host refuses anything else. */
 export const DELETE_ALL_CONFIRMATION = 'delete my data';
 

@@ -1,7 +1,8 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { AppError, ToolCall } from '../../../src-shared/contract/index.js';
+import { isOfflineRefusal, type AppError, type ToolCall } from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
+import { PrivacyPageLink } from '../../ui/PrivacyPageLink.js';
 import { ToolCallDetails } from '../../ui/ToolCallDetails.js';
 import { decidedByLabel, isPrompt, summarizeResult, toolCallStateLabel } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
@@ -51,6 +52,11 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
         <p className="toolcall-result" data-testid="toolcall-result">
           {result}
         </p>
+      )}
+      {call.state === 'failed' && isOfflineRefusal(call.error) && (
+        <div className="toolcall-actions">
+          <PrivacyPageLink />
+        </div>
       )}
       {call.state === 'interrupted' && (
         <p className="muted toolcall-note">
