@@ -28,8 +28,14 @@ export function injectionHost(
     reply: { maxTokens: 512, temperature: 0 },
     scripts,
     ...extra,
+  }).then((host) => {
+    scriptsOf.set(host, scripts);
+    return host;
   });
 }
+
+/** The scripts each injection Host plays, so runTask can tell the scripted calls from the model's own. */
+const scriptsOf = new WeakMap<HostInternals, Readonly<Record<string, readonly ScriptedCall[]>>>();
 
 /** How the user answers a prompt for a tool: an answer, or "stop" (the reply is stopped while the prompt waits). */
 export type UserMove = PromptAnswer | 'stop';
@@ -44,6 +50,12 @@ export interface TaskRun {
   readonly prompts: readonly ToolCall[];
   /** Each call that went to the approval queue, as the renderer first received it. */
   readonly queued: readonly ToolCall[];
+  /**
+   * Calls the random-weight model opened by itself (a tool no prompt's script names), left out of the lists above:
+   * while a scripted call's handler runs, the grammar may let the model open another call. runTask has already
+   * checked that none of them that could change anything ran.
+   */
+  readonly unscripted: readonly ToolCall[];
 }
 
 /**
@@ -92,12 +104,22 @@ export async function runTask(
       if (reply?.state === 'failed') throw new Error(`The reply to "${text}" failed: ${reply.error ?? ''}`);
     }
     const detail = await host.invoke('tasks.get', { taskId: taskId! });
+    const scripts = scriptsOf.get(host);
+    const sent = typeof prompts === 'string' ? [prompts] : prompts;
+    const scriptedTools = new Set(sent.flatMap((text) => (scripts?.[text] ?? []).map((call) => call.name)));
+    const isScripted = (call: ToolCall) => !scripts || scriptedTools.has(call.tool);
+    const unscripted = detail.toolCalls.filter((call) => !isScripted(call));
+    const ranUnasked = unscripted.filter((call) => call.risk !== 'read' && call.startedAt !== null);
+    if (ranUnasked.length > 0) {
+      throw new Error(`Calls the model opened by itself ran: ${ranUnasked.map((c) => c.tool).join(', ')}`);
+    }
     return {
       taskId: taskId!,
       reply: reply!,
-      calls: detail.toolCalls,
-      prompts: [...asked.values()],
-      queued: [...queued.values()],
+      calls: detail.toolCalls.filter(isScripted),
+      prompts: [...asked.values()].filter(isScripted),
+      queued: [...queued.values()].filter(isScripted),
+      unscripted,
     };
   } finally {
     off();
