@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import WebSocket from 'ws';
 import type { ApiResult } from '../../src-shared/contract/index.js';
 import type { Host } from '../host/hostTypes.js';
 import { startBrowserServer, TOKEN_META_PLACEHOLDER, type BrowserServer } from './browserServer.js';
+import { requestServer, type Reply, type RequestInit } from './serverTestRequest.js';
 
 /**
  * Browser mode under attack: every request here comes from something that is not Homebody's own page (another
@@ -51,36 +51,8 @@ afterEach(() => {
   expect(calls.splice(0)).toEqual([]);
 });
 
-interface Reply {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-function send(
-  path: string,
-  init: { method?: string; headers?: Record<string, string | string[]>; body?: string } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        // A refusal answers before reading the body and closes the connection; each request gets its own.
-        agent: false,
-        method: init.method ?? 'GET',
-        headers: { host: `127.0.0.1:${port}`, ...init.headers },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    req.end(init.body);
-  });
+function send(path: string, init: RequestInit = {}): Promise<Reply> {
+  return requestServer(port, path, init);
 }
 
 /** A valid call in every respect but the ones a case overrides. */

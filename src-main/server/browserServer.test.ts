@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import WebSocket from 'ws';
 import type { ApiResult, HostEvent } from '../../src-shared/contract/index.js';
 import type { Host } from '../host/hostTypes.js';
 import { startBrowserServer, TOKEN_META_PLACEHOLDER, type BrowserServer } from './browserServer.js';
+import { requestServer } from './serverTestRequest.js';
 
 /** A stand-in Host: these tests are about the transport's guards, not the services behind it. */
 function fakeHost() {
@@ -26,37 +26,6 @@ function fakeHost() {
   return { host, calls, emit: (e: HostEvent) => listeners.forEach((l) => l(e)) };
 }
 
-interface Reply {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-function raw(
-  port: number,
-  path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; address?: string } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: init.address ?? '127.0.0.1',
-        port,
-        path,
-        method: init.method ?? 'GET',
-        headers: { host: `127.0.0.1:${port}`, ...init.headers },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}
-
 const renderer = mkdtempSync(join(tmpdir(), 'hb-renderer-'));
 mkdirSync(join(renderer, 'assets'));
 writeFileSync(join(renderer, 'index.html'), `<html><head>${TOKEN_META_PLACEHOLDER}</head><body>app</body></html>`);
@@ -70,7 +39,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const api = (token: string | undefined, extra: Record<string, string> = {}, body = '{}') =>
-  raw(server.port, '/api/app.info', {
+  requestServer(server.port, '/api/app.info', {
     method: 'POST',
     body,
     headers: { 'content-type': 'application/json', ...(token ? { 'x-homebody-token': token } : {}), ...extra },
@@ -87,24 +56,24 @@ describe('browser mode server', () => {
       .filter((i) => i && !i.internal && i.family === 'IPv4')
       .map((i) => i!.address);
     for (const address of external) {
-      await expect(raw(server.port, '/', { address })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      await expect(requestServer(server.port, '/', { address })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     }
   });
 
   it('serves the page with the token and sets a strict cookie when the address carries it', async () => {
-    const page = await raw(server.port, `/?token=${server.token}`);
+    const page = await requestServer(server.port, `/?token=${server.token}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain(`<meta name="homebody-token" content="${server.token}">`);
     expect(String(page.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
     const cookie = `homebody_token_${server.port}=${server.token}`;
-    expect((await raw(server.port, '/assets/app.js', { headers: { cookie } })).status).toBe(200);
+    expect((await requestServer(server.port, '/assets/app.js', { headers: { cookie } })).status).toBe(200);
   });
 
   it('refuses pages, assets and API calls without the token or with a wrong one', async () => {
-    expect((await raw(server.port, '/')).status).toBe(401);
-    expect((await raw(server.port, '/assets/app.js')).status).toBe(401);
-    expect((await raw(server.port, '/?token=wrong')).status).toBe(401);
+    expect((await requestServer(server.port, '/')).status).toBe(401);
+    expect((await requestServer(server.port, '/assets/app.js')).status).toBe(401);
+    expect((await requestServer(server.port, '/?token=wrong')).status).toBe(401);
     expect((await api(undefined)).status).toBe(401);
     expect((await api('x'.repeat(43))).status).toBe(401);
     expect(fake.calls).toHaveLength(0);
@@ -136,7 +105,7 @@ describe('browser mode server', () => {
   it('lets a history import carry a whole backup, and only that method', async () => {
     const body = JSON.stringify({ content: 'x'.repeat(3 << 20) });
     const post = (method: string) =>
-      raw(server.port, `/api/${method}`, {
+      requestServer(server.port, `/api/${method}`, {
         method: 'POST',
         body,
         headers: { 'content-type': 'application/json', 'x-homebody-token': server.token },
@@ -150,7 +119,7 @@ describe('browser mode server', () => {
   it('keeps static files inside the renderer folder', async () => {
     const cookie = `homebody_token_${server.port}=${server.token}`;
     for (const path of ['/..%2f..%2fetc%2fpasswd', '/assets/..%2f..%2f..%2fetc/passwd', '/%00']) {
-      expect((await raw(server.port, path, { headers: { cookie } })).status).toBe(404);
+      expect((await requestServer(server.port, path, { headers: { cookie } })).status).toBe(404);
     }
   });
 
