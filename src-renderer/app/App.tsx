@@ -6,6 +6,7 @@ import { HistoryPage } from '../features/history/HistoryPage.js';
 import { ModelsPage } from '../features/models/ModelsPage.js';
 import { PrivacyPage } from '../features/privacy/PrivacyPage.js';
 import { DoctorPage } from '../features/doctor/DoctorPage.js';
+import { EvalPage } from '../features/eval/EvalPage.js';
 import { DeviceLayer } from '../features/device/DeviceLayer.js';
 import { TaskSidebar } from '../features/history/TaskSidebar.js';
 import { Onboarding } from '../features/onboarding/Onboarding.js';
@@ -62,6 +63,8 @@ export function App() {
           <ModelsPage />
         ) : page === 'doctor' ? (
           <DoctorPage />
+        ) : page === 'eval' ? (
+          <EvalPage />
         ) : (
           <MainView view={view} />
         )}

@@ -45,6 +45,18 @@ export function connectHost(
           store.getState().applyEvent(event);
           void store.getState().reloadAfterDataDeleted();
           return;
+        case 'eval.progress':
+          store.getState().applyEvent(event);
+          return;
+        case 'eval.finished': {
+          buffer.flush();
+          store.getState().applyEvent(event);
+          const state = store.getState();
+          void state.reloadEvalRun(event.run.id);
+          // A finished run may change the active model's scores, and so which gated tools run without asking.
+          if (state.evalGates !== null) void state.loadEvalGates();
+          return;
+        }
         case 'tasks.imported': {
           buffer.flush();
           const state = store.getState();

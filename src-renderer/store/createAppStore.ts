@@ -5,6 +5,7 @@ import { createAuditSlice } from './auditSlice.js';
 import { createChatSlice } from './chatSlice.js';
 import { browserPageDevice, createDeviceSlice, type PageDevice } from './deviceSlice.js';
 import { createDoctorSlice } from './doctorSlice.js';
+import { createEvalSlice } from './evalSlice.js';
 import { createHistorySlice } from './historySlice.js';
 import { createMcpSlice } from './mcpSlice.js';
 import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
@@ -38,6 +39,7 @@ export function createAppStore(deps: StoreDeps, page: PageDevice = browserPageDe
     ...createPackSettingsSlice(deps)(set, get, store),
     ...createMcpSlice(deps)(set, get, store),
     ...createPrivacySlice(deps)(set, get, store),
+    ...createEvalSlice(deps)(set, get, store),
 
     async init() {
       const { api } = deps;

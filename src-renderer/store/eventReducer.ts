@@ -1,4 +1,5 @@
 import type { HostEvent, Message, TaskSummary, ToolCall } from '../../src-shared/contract/index.js';
+import { applyEvalFinished, applyEvalProgress } from './evalView.js';
 import { applyTaskUpdate, withoutTasks } from './historyView.js';
 import { applyDownloadProgress } from './modelsView.js';
 import { applyEgressEvent, dataDeletedState } from './privacyView.js';
@@ -169,6 +170,11 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
     case 'privacy.dataDeleted':
       // The lists are fetched again by connectHost.
       return { ...historyDeletion(state, [], true), ...dataDeletedState(state) };
+    case 'eval.progress':
+      return applyEvalProgress(state, event);
+    case 'eval.finished':
+      // The run's results and the gates' scores are fetched by connectHost.
+      return applyEvalFinished(state, event.run);
     default:
       return event satisfies never;
   }

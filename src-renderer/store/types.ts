@@ -26,6 +26,7 @@ import type {
 import type { ConnectionState } from '../bridge/hostClient.js';
 import type { DeviceActions, DeviceData } from './deviceSlice.js';
 import type { DoctorActions, DoctorData } from './doctorSlice.js';
+import type { EvalActions, EvalData } from './evalSlice.js';
 import type { HistoryFilterInput } from './historyView.js';
 import type { PackSettingsActions, PackSettingsData } from './packSettingsSlice.js';
 import type { McpActions, McpData } from './mcpSlice.js';
@@ -93,7 +94,7 @@ export interface ChatActions {
   dismissChatError(): void;
 }
 
-export type Page = 'chat' | 'history' | 'approvals' | 'settings' | 'privacy' | 'audit' | 'models' | 'doctor';
+export type Page = 'chat' | 'history' | 'approvals' | 'settings' | 'privacy' | 'audit' | 'models' | 'doctor' | 'eval';
 
 /** What a tool-call action answers: null when it worked, otherwise the error to show in place. */
 export type ActionResult = AppError | null;
@@ -313,7 +314,8 @@ export type AppData = ModelData &
   PackSettingsData &
   DoctorData &
   McpData &
-  PrivacyData;
+  PrivacyData &
+  EvalData;
 export type AppState = AppData &
   DeviceActions &
   HistoryActions &
@@ -331,6 +333,7 @@ export type AppState = AppData &
   PackSettingsActions &
   DoctorActions &
   McpActions &
-  PrivacyActions;
+  PrivacyActions &
+  EvalActions;
 
 export const OPEN_TASK_KEY = 'homebody.openTaskId';

@@ -63,9 +63,10 @@ const PAGES: readonly { page: Page; label: string }[] = [
   { page: 'audit', label: 'Audit log' },
   { page: 'models', label: 'Models' },
   { page: 'doctor', label: 'Doctor' },
+  { page: 'eval', label: 'Evaluation' },
 ];
 
-/** Chat, History, Approvals (with how many calls wait), Settings, Privacy, Audit log, Models, Doctor. */
+/** Chat, History, Approvals (with how many calls wait), Settings, Privacy, Audit log, Models, Doctor, Evaluation. */
 function PageNav() {
   const page = useAppStore(selectPage);
   const setPage = useAppStore((s) => s.setPage);

@@ -2,6 +2,7 @@ import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'reac
 import type { AppError, ExportFormat, Message, TaskDetail, ToolCall } from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { RecordCaseButton } from '../eval/RecordCaseButton.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { ToolCallDetails } from '../../ui/ToolCallDetails.js';
 import { formatDuration, isoDateTime, messageStateNote, span } from '../../ui/format.js';
@@ -60,6 +61,7 @@ export function TaskTimeline({ taskId, onBack }: { taskId: string; onBack: () =>
           <Button data-testid="timeline-export-md" onClick={() => void exportTask('md')}>
             Export Markdown
           </Button>
+          <RecordCaseButton key={taskId} taskId={taskId} />
           <Button variant="danger" data-testid="timeline-delete" onClick={() => setConfirmDelete(true)}>
             Delete…
           </Button>
