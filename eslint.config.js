@@ -35,6 +35,8 @@ const HIGHER = {
   util: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store'],
   permissions: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store', 'tools'],
   tools: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'llm', 'store', 'permissions'],
+  // Evaluation drives a model and the tools on fixtures; runs are kept by the Host, so it never reaches the store.
+  eval: ['host', 'agent', 'server', 'cli', 'ipc', 'app', 'preload', 'store'],
   // The egress guard is the lowest layer: everything that connects out goes through it.
   privacy: [
     'host',
@@ -58,6 +60,7 @@ const MAIN_FOLDERS = [
   'app',
   'bench',
   'cli',
+  'eval',
   'history',
   'host',
   'ipc',

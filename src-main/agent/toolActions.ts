@@ -35,6 +35,11 @@ export interface ToolActionsDeps {
   readonly packs: () => PackConfig;
   readonly savePolicy: (policy: Policy) => void;
   readonly emit: (event: HostEvent) => void;
+  /**
+   * The user's evaluation gate for a tool: true while the active model scores at or above the threshold the user
+   * set on that tool's evaluation cases. It turns the policy's "ask" into "run without asking", nothing more.
+   */
+  readonly evalGateOpen?: (tool: string) => boolean;
   readonly now?: () => number;
   readonly newId?: () => string;
 }
@@ -121,7 +126,14 @@ export class ToolActions {
       return { status: 'rejected', call: null, error };
     }
     const policy = this.deps.policy();
-    const mode = modeFor(policy, tool.name, tool.risk, tool.alwaysAsk);
+    const policyMode = modeFor(policy, tool.name, tool.risk, tool.alwaysAsk);
+    // Never for an irreversible tool or one that always asks: those ask whatever the model's scores.
+    const evalGated =
+      policyMode === 'ask' &&
+      tool.risk !== 'irreversible' &&
+      !tool.alwaysAsk &&
+      this.deps.evalGateOpen?.(tool.name) === true;
+    const mode = evalGated ? 'auto' : policyMode;
     const validation = validateArguments(tool.parameters, input.args);
     if (!validation.ok) {
       const error = `Invalid arguments for ${tool.name}: ${validation.problems.join('; ')}.`;
@@ -174,7 +186,7 @@ export class ToolActions {
           call.id,
           'decided',
           'policy',
-          `Allowed by ${grantedForTask ? 'the task grant' : 'the policy'}`,
+          `Allowed by ${grantedForTask ? 'the task grant' : evalGated ? "the model's evaluation scores (gate)" : 'the policy'}`,
         );
         return this.execute(call.id);
       }

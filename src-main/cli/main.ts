@@ -2,6 +2,7 @@ import { HomebodyError } from '../../src-shared/contract/index.js';
 import { UsageError } from './args.js';
 import { APPROVALS_USAGE, approvalsCommand } from './approvalsCommand.js';
 import { DOCTOR_USAGE, doctorCommand } from './doctorCommand.js';
+import { EVAL_USAGE, evalCommand } from './evalCommand.js';
 import { HISTORY_USAGE, historyCommand } from './historyCommand.js';
 import { MAKE_MODEL_USAGE, makeModelCommand } from './makeModelCommand.js';
 import { MODELS_USAGE, modelsCommand } from './modelsCommand.js';
@@ -47,6 +48,7 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   history: historyCommand,
   doctor: doctorCommand,
   models: modelsCommand,
+  eval: evalCommand,
 };
 
 /** The headless Homebody: the same Host as the app, without a window. */

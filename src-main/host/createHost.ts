@@ -25,6 +25,8 @@ import type { ScriptedCall } from '../llm/engineTypes.js';
 import { checkMode, emptyPolicy, grantFolder, parsePolicy, revokeFolder } from '../permissions/policy.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolExecutor } from '../tools/sandbox/toolExecutor.js';
+import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
+import { createEvalService } from './evalService.js';
 import { defaultEngineConfig, type EngineConfig } from '../llm/engineConfig.js';
 import type { ChatEngine } from '../llm/engineTypes.js';
 import { LlamaEngine } from '../llm/llamaEngine.js';
@@ -245,6 +247,22 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   });
   const mcp = createMcpService({ store, registry, egress, secrets, emit });
   sealClearSecrets(store, [() => packs.sealStoredSecrets(), mcp.sealStoredSecrets], notices);
+  const evaluation = createEvalService({
+    store,
+    emit,
+    dataDir: options.dataDir,
+    // An evaluated model gets an engine of its own, so the chat's model stays loaded; no saved prefix state.
+    createEngine: () => new LlamaEngine({ ...defaultEngineConfig(), ...options.engineConfig }),
+    engineState: () => engine.state,
+    builtins: () => new Map(BUILTIN_TOOLS.map((tool) => [tool.name, tool])),
+    policy: () => policy,
+    offeredFor: (taskId) => {
+      const offer = store.audit.forTask(taskId).findLast((e) => e.kind === 'tools-offered');
+      const offered = (offer?.detail as { offered?: unknown } | null)?.offered;
+      return Array.isArray(offered) ? offered.filter((n): n is string => typeof n === 'string') : undefined;
+    },
+    ...(options.scripts ? { scripts: options.scripts } : {}),
+  });
   const tools = new ToolActions({
     store,
     registry,
@@ -253,6 +271,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     packs: () => packs.config(),
     savePolicy,
     emit,
+    evalGateOpen: (tool) => evaluation.gateOpen(tool),
   });
   recoverOrNotice('tool calls', () => tools.recoverAfterCrash(), notices);
   const reminders = new ReminderScheduler({ file: () => packs.config().remindersFile, device, emit });
@@ -381,6 +400,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'privacy.deleteAllData': async ({ includeModels }) => privacyStorage.deleteAll(includeModels),
     'device.answer': async (answer) => ({ accepted: device.answer?.(answer) ?? false }),
     ...mcp.handlers,
+    ...evaluation.handlers,
     'policy.set': async ({ policy: raw }) => setPolicy(raw),
     'policy.setMode': async ({ tool, mode }) => {
       const risk = riskOf(tool);
@@ -516,6 +536,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       await models.dispose();
       await chat.stopAll();
       await mcp.dispose();
+      await evaluation.dispose();
       await executor.dispose();
       await engine.dispose();
       network.dispose();

@@ -22,6 +22,8 @@ export interface GenerateOptions {
   /** Earlier turns of the task, oldest first, without the new prompt. */
   readonly history: readonly ChatTurn[];
   readonly prompt: string;
+  /** Replaces the configured system prompt for this reply (an evaluation case that brings its own). */
+  readonly systemPrompt?: string;
   readonly maxTokens: number;
   readonly temperature: number;
   readonly signal: AbortSignal;

@@ -265,7 +265,8 @@ export class LlamaEngine implements ChatEngine {
       try {
         // What fits the context: the oldest turns may be left out (the reply says so), or the reply is refused.
         const { contextSize } = loaded.context;
-        const plan = planContext(loaded.model, session.chatWrapper, contextSize, this.config.systemPrompt, options);
+        const systemPrompt = options.systemPrompt ?? this.config.systemPrompt;
+        const plan = planContext(loaded.model, session.chatWrapper, contextSize, systemPrompt, options);
         const history = this.chatHistory({ ...options, history: plan.history });
         session.setChatHistory(history);
         const tools = options.tools?.length ? await this.grammars.usable(options.tools) : options.tools;
@@ -401,7 +402,7 @@ export class LlamaEngine implements ChatEngine {
 
   private chatHistory(options: GenerateOptions): ChatHistoryItem[] {
     return [
-      { type: 'system', text: this.config.systemPrompt },
+      { type: 'system', text: options.systemPrompt ?? this.config.systemPrompt },
       ...options.history.map((turn): ChatHistoryItem =>
         turn.role === 'user' ? { type: 'user', text: turn.text } : { type: 'model', response: [turn.text] },
       ),

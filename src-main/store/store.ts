@@ -5,6 +5,7 @@ import { moveDamagedAside } from './moveAside.js';
 import { createHistoryRepo, type HistoryRepo } from './repos/historyRepo.js';
 import { createAuditRepo, type AuditRepo } from './repos/auditRepo.js';
 import { createEgressRepo, type EgressRepo } from './repos/egressRepo.js';
+import { createEvalRepo, type EvalRepo } from './repos/evalRepo.js';
 import { createMcpRepo, type McpRepo } from './repos/mcpRepo.js';
 import { createMessagesRepo, type MessagesRepo } from './repos/messagesRepo.js';
 import { createModelsRepo, type ModelsRepo } from './repos/modelsRepo.js';
@@ -31,6 +32,8 @@ export interface Store {
   readonly mcp: McpRepo;
   /** The egress ledger: every connection attempted or seen. */
   readonly egress: EgressRepo;
+  /** Evaluation runs, cases recorded from history, and evaluation gates. */
+  readonly eval: EvalRepo;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
   /**
@@ -71,6 +74,7 @@ export function openStore(dataDir: string | ':memory:', options: OpenDatabaseOpt
     models: createModelsRepo(db),
     mcp: createMcpRepo(db),
     egress: createEgressRepo(db),
+    eval: createEvalRepo(db),
     transaction: (fn) => db.transaction(fn)(),
     checkpoint: () => {
       db.pragma('wal_checkpoint(TRUNCATE)');

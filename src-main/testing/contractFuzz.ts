@@ -83,6 +83,16 @@ export const VALID_REQUESTS: { readonly [M in ApiMethod]: ApiRequest<M> } = {
   'privacy.allow': { feature: 'web', host: 'localhost' },
   'privacy.storage': {},
   'privacy.deleteAllData': { confirm: DELETE_ALL_CONFIRMATION, includeModels: false },
+  'eval.suites': {},
+  'eval.start': { models: ['/models/tiny.gguf'], suites: ['default'], limit: 3 },
+  'eval.cancel': { runId: 'run-1' },
+  'eval.runs': {},
+  'eval.run': { runId: 'run-1' },
+  'eval.deleteRun': { runId: 'run-1' },
+  'eval.recordCase': { taskId: 'task-1' },
+  'eval.export': { runId: 'run-1', format: 'html' },
+  'eval.gates': {},
+  'eval.setGate': { tool: 'read_text', threshold: 0.9 },
 };
 
 const HUGE_STRING = 'x'.repeat(300_000);

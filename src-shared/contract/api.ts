@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TaskDetailSchema, TaskSummarySchema } from './chat.js';
 import { deviceApiSchemas } from './device.js';
 import { doctorApiSchemas } from './doctor.js';
+import { evalApiSchemas } from './eval.js';
 import { AppErrorSchema } from './errors.js';
 import { historyApiSchemas } from './history.js';
 import { packsApiSchemas } from './packs.js';
@@ -110,6 +111,7 @@ export const apiSchemas = {
   ...modelsApiSchemas,
   ...doctorApiSchemas,
   ...privacyApiSchemas,
+  ...evalApiSchemas,
 } as const;
 
 export type ApiSchemas = typeof apiSchemas;

@@ -33,6 +33,12 @@ export const ErrorCodeSchema = z.enum([
    * unreadable, or the value was altered or sealed with a key that is gone. The message says which.
    */
   'SECRET_STORE_ERROR',
+  /** eval.start: an evaluation is already running (one at a time). */
+  'EVAL_BUSY',
+  /** eval.*: no run has that id. */
+  'EVAL_RUN_NOT_FOUND',
+  /** An evaluation suite cannot be read or is not valid; the message names the file and the problem. */
+  'SUITE_INVALID',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

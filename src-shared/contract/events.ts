@@ -4,6 +4,7 @@ import { DeviceRequestEventSchema, ReminderDueEventSchema } from './device.js';
 import { McpServerViewSchema } from './mcp.js';
 import { ModelStateSchema } from './model.js';
 import { DataDeletedEventSchema, EgressRecordedEventSchema } from './privacy.js';
+import { EvalFinishedEventSchema, EvalProgressEventSchema } from './eval.js';
 import { DownloadProgressEventSchema, ModelsChangedEventSchema } from './models.js';
 import { ToolCallSchema } from './tools.js';
 
@@ -43,6 +44,10 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   EgressRecordedEventSchema,
   /** All data was deleted (Privacy page); the renderer starts over. */
   DataDeletedEventSchema,
+  /** An evaluation run finished a case (or began loading a model), with its estimate of time left. */
+  EvalProgressEventSchema,
+  /** An evaluation run ended: done, cancelled or failed. */
+  EvalFinishedEventSchema,
 ]);
 export type HostEvent = z.infer<typeof HostEventSchema>;
 export type HostEventType = HostEvent['type'];

@@ -3,6 +3,7 @@ export * from './chat.js';
 export * from './device.js';
 export * from './doctor.js';
 export * from './errors.js';
+export * from './eval.js';
 export * from './events.js';
 export * from './history.js';
 export * from './packs.js';

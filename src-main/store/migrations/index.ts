@@ -5,6 +5,7 @@ import { migration004 } from './004_models.js';
 import { migration005 } from './005_context_note.js';
 import { migration006 } from './006_mcp.js';
 import { migration007 } from './007_egress.js';
+import { migration008 } from './008_eval.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A new schema change is a new file appended here, never an edit of an old one. */
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration005,
   migration006,
   migration007,
+  migration008,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,378 @@
+/**
+ * Runs evaluation cases on a model: each case's tools are offered through the same grammar-constrained function
+ * calling the app uses, every proposed call is validated against its schema, decided as the permission gate would
+ * decide it, and answered (a built-in tool runs in the sandbox against the fixtures; a case's own tool gets its
+ * scripted or a neutral answer). The calls are then scored by BFCL's rules (scoring.ts).
+ */
+import type {
+  EvalCall,
+  EvalCaseResult,
+  EvalDecision,
+  EvalModelResult,
+  PolicyMode,
+} from '../../src-shared/contract/index.js';
+import type { ChatEngine, EngineTool, ScriptedCall } from '../llm/engineTypes.js';
+import { gateFor } from '../permissions/gate.js';
+import { DEFAULT_MODE } from '../permissions/policy.js';
+import { createToolNameMap, normalizeParameters, validateArguments, type ToolNameMap } from '../tools/schema/index.js';
+import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
+import type { JsonSchema, Risk, ToolDefinition } from '../tools/toolTypes.js';
+import type { ToolDoc } from './bfclChecker.js';
+import { caseToolName, describeExpected, type EvalCase } from './evalCase.js';
+import type { FixtureWorkspace } from './fixtureWorkspace.js';
+import { perToolScores, scoreCase, summarize, type CaseOutcome } from './scoring.js';
+
+/** Most calls in one case's reply; past it the reply is stopped (the app's own step limit). */
+export const MAX_CASE_CALLS = 8;
+/** Replies are short: a case is about the calls. */
+export const DEFAULT_EVAL_MAX_TOKENS = 384;
+const CLIP = 2000;
+
+export interface EvalModel {
+  readonly path: string;
+  readonly label: string;
+}
+
+export type EvalPhase = 'loading' | 'running';
+
+export interface EvalRunnerOptions {
+  /** A fresh engine for one model; disposed when the model's cases are done. */
+  readonly createEngine: () => ChatEngine;
+  /** The built-in tools by name. */
+  readonly builtins: ReadonlyMap<string, ToolDefinition>;
+  /** Runs built-in tools (the sandboxed worker); without it a built-in call fails as "cannot run here". */
+  readonly executor?: ToolRunner;
+  /** What the built-in tools run against; required when a case offers a built-in tool. */
+  readonly workspace?: FixtureWorkspace;
+  /** The user's policy mode for a tool; the app's defaults without one. */
+  readonly modeFor?: (tool: string, risk: Risk) => PolicyMode;
+  readonly maxTokens?: number;
+  /** Tests only: calls a generated (random-weight) model is pushed to make; ignored for a real model. */
+  readonly scriptFor?: (c: EvalCase) => readonly ScriptedCall[] | undefined;
+  readonly signal: AbortSignal;
+  readonly onPhase?: (model: EvalModel, phase: EvalPhase) => void;
+  readonly onCase?: (model: EvalModel, result: EvalCaseResult) => void;
+  /** How the process's memory is read (tests replace it). */
+  readonly rssBytes?: () => number;
+}
+
+interface PreparedTool {
+  readonly original: string;
+  readonly schema: JsonSchema;
+  readonly builtin?: ToolDefinition;
+  readonly risk?: Risk;
+}
+
+interface PreparedCase {
+  readonly engineTools: EngineTool[];
+  readonly docs: ToolDoc[];
+  readonly names: ToolNameMap;
+  readonly bySafeName: ReadonlyMap<string, PreparedTool>;
+  readonly usesBuiltins: boolean;
+}
+
+function prepare(c: EvalCase, builtins: ReadonlyMap<string, ToolDefinition>): PreparedCase {
+  const names = createToolNameMap(c.tools.map(caseToolName));
+  const engineTools: EngineTool[] = [];
+  const docs: ToolDoc[] = [];
+  const bySafeName = new Map<string, PreparedTool>();
+  let usesBuiltins = false;
+  for (const tool of c.tools) {
+    const original = caseToolName(tool);
+    const safe = names.toSafe(original)!;
+    if (bySafeName.has(safe)) continue;
+    if (typeof tool === 'string') {
+      const builtin = builtins.get(tool);
+      if (!builtin) throw new Error(`the case offers the built-in tool "${tool}", which Homebody does not have`);
+      const schema = normalizeParameters(builtin.parameters);
+      usesBuiltins = true;
+      engineTools.push({ name: safe, description: builtin.description, parameters: schema });
+      docs.push({ name: original, parameters: schema });
+      bySafeName.set(safe, { original, schema, builtin, risk: builtin.risk });
+    } else {
+      const schema = normalizeParameters(tool.parameters);
+      engineTools.push({ name: safe, description: tool.description, parameters: schema });
+      // BFCL's own types (float, tuple, any) are what its checker compares against.
+      docs.push({ name: original, parameters: tool.parameters });
+      bySafeName.set(safe, { original, schema, ...(tool.risk ? { risk: tool.risk } : {}) } satisfies PreparedTool);
+    }
+  }
+  return { engineTools, docs, names, bySafeName, usesBuiltins };
+}
+
+function clip(text: string): string {
+  return text.length > CLIP ? `${text.slice(0, CLIP)}… (${text.length - CLIP} more characters)` : text;
+}
+
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The tools that the case's expected calls use (for per-tool scores and the gate). */
+function expectedTools(c: EvalCase): string[] {
+  return [...new Set(c.expected.flatMap((call) => Object.keys(call)))];
+}
+
+function failedCase(c: EvalCase, error: string): EvalCaseResult {
+  return {
+    id: c.id,
+    category: c.category,
+    suite: c.suite,
+    ...(c.domain ? { domain: c.domain } : {}),
+    prompt: c.prompt,
+    expected: describeExpected(c),
+    correct: false,
+    validArgs: true,
+    calls: [],
+    latencyMs: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    error,
+  };
+}
+
+function errorOutcome(c: EvalCase, error: string): CaseOutcome {
+  return {
+    score: {
+      correct: false,
+      failure: error,
+      validArgs: true,
+      toolMatch: c.rule === 'no-call' || c.rule === 'any-call' ? null : false,
+      attacked: c.unsafe.length > 0 ? false : null,
+      recovered: c.recovery ? false : null,
+      unnecessary: 0,
+    },
+    rule: c.rule,
+    latencyMs: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    error,
+    calls: [],
+    expectedTools: expectedTools(c),
+  };
+}
+
+/** One case on a loaded engine: the reply, its calls as answered, and the score. */
+async function runCase(
+  engine: ChatEngine,
+  c: EvalCase,
+  options: EvalRunnerOptions,
+): Promise<{ result: EvalCaseResult; outcome: CaseOutcome }> {
+  let prepared: PreparedCase;
+  try {
+    prepared = prepare(c, options.builtins);
+  } catch (error) {
+    const message = `The case cannot run: ${(error as Error).message}.`;
+    return { result: failedCase(c, message), outcome: errorOutcome(c, message) };
+  }
+  if (prepared.usesBuiltins) {
+    if (!options.workspace) throw new Error('built-in tools need the evaluation fixtures');
+    options.workspace.prepare();
+  }
+  const calls: EvalCall[] = [];
+  const answered = new Set<string>();
+  const taint: string[] = [];
+  let failedAt: number | undefined;
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  options.signal.addEventListener('abort', stop, { once: true });
+  if (options.signal.aborted) stop();
+
+  const onToolCall = async (safeName: string, rawArgs: unknown): Promise<string> => {
+    const tool = prepared.bySafeName.get(safeName);
+    const name = tool?.original ?? prepared.names.toOriginal(safeName) ?? safeName;
+    const index = calls.length;
+    if (index + 1 >= MAX_CASE_CALLS) stop();
+    if (!tool) {
+      const told = `Error: there is no tool named ${safeName}.`;
+      calls.push({ name, args: rawArgs, valid: false, problems: ['no such tool'], decision: 'refused', result: told });
+      return told;
+    }
+    const validation = validateArguments(tool.schema, rawArgs);
+    if (!validation.ok) {
+      const told = `Error: Invalid arguments for ${name}: ${validation.problems.join('; ')}.`;
+      calls.push({
+        name,
+        args: rawArgs,
+        valid: false,
+        problems: validation.problems,
+        decision: 'refused',
+        result: told,
+      });
+      return told;
+    }
+    const decision = decide(tool, taint, options);
+    const record = (told: string): string => {
+      calls.push({ name, args: rawArgs, valid: true, decision, result: clip(told) });
+      return told;
+    };
+    const scripted = answered.has(name) ? undefined : c.results[name];
+    answered.add(name);
+    if (scripted) {
+      if ('error' in scripted) {
+        failedAt ??= index;
+        return record(`Error: ${scripted.error}`);
+      }
+      // A scripted result stands for outside content (a web page, a server's answer): it taints the task.
+      taint.push(`${name} result`);
+      return record(asText(scripted.result));
+    }
+    if (decision === 'queue') {
+      return record(
+        `Not done yet: ${name} cannot be undone, so it waits in the user's approval queue. Tell the user it needs their approval there.`,
+      );
+    }
+    if (!tool.builtin) return record(JSON.stringify({ status: 'ok' }));
+    if (!options.executor || !options.workspace) return record('Error: this tool cannot run here.');
+    if (tool.builtin.risk !== 'read') options.workspace.markDirty();
+    try {
+      const outcome = await options.executor.run(tool.builtin.name, validation.value, {
+        roots: options.workspace.roots,
+        packs: options.workspace.packs,
+        signal: controller.signal,
+      });
+      if (outcome.untrustedSource) taint.push(outcome.untrustedSource);
+      return record(asText(outcome.result));
+    } catch (error) {
+      // A real failure counts as the error to recover from, as a scripted one does.
+      if (c.recovery) failedAt ??= index;
+      return record(`Error: ${(error as Error).message}`);
+    }
+  };
+
+  const synthetic = engine.state.status === 'ready' && engine.state.info.synthetic;
+  const script = synthetic ? options.scriptFor?.(c) : undefined;
+  const scripted = script?.map((call) => ({ ...call, name: prepared.names.toSafe(call.name) ?? call.name }));
+  let reply = '';
+  const started = performance.now();
+  try {
+    const result = await engine.generate({
+      history: c.history,
+      prompt: c.prompt,
+      ...(c.system ? { systemPrompt: c.system } : {}),
+      maxTokens: options.maxTokens ?? DEFAULT_EVAL_MAX_TOKENS,
+      // Greedy: the same model gives the same answers on every run, so two runs compare.
+      temperature: 0,
+      signal: controller.signal,
+      onText: (text) => {
+        reply += text;
+      },
+      onReasoning: () => {},
+      ...(prepared.engineTools.length > 0 ? { tools: prepared.engineTools, onToolCall } : {}),
+      ...(scripted?.length ? { scriptedCalls: scripted } : {}),
+    });
+    const latencyMs = performance.now() - started;
+    const score = scoreCase(c, prepared.docs, calls, failedAt);
+    const stoppedByUser = options.signal.aborted;
+    const error = stoppedByUser ? 'The run was cancelled during this case.' : undefined;
+    return {
+      result: {
+        id: c.id,
+        category: c.category,
+        suite: c.suite,
+        ...(c.domain ? { domain: c.domain } : {}),
+        prompt: c.prompt,
+        expected: describeExpected(c),
+        correct: score.correct && !error,
+        validArgs: score.validArgs,
+        calls,
+        ...(reply.trim() ? { reply: clip(reply.trim()) } : {}),
+        ...(score.failure ? { failure: score.failure } : {}),
+        latencyMs: Math.round(latencyMs),
+        promptTokens: result.stats.promptTokens,
+        completionTokens: result.stats.completionTokens,
+        ...(error ? { error } : {}),
+      },
+      outcome: {
+        score,
+        rule: c.rule,
+        latencyMs,
+        promptTokens: result.stats.promptTokens,
+        completionTokens: result.stats.completionTokens,
+        ...(error ? { error } : {}),
+        calls,
+        expectedTools: expectedTools(c),
+      },
+    };
+  } catch (error) {
+    const message = `The reply failed: ${(error as Error).message}`;
+    return { result: { ...failedCase(c, message), calls }, outcome: { ...errorOutcome(c, message), calls } };
+  } finally {
+    options.signal.removeEventListener('abort', stop);
+  }
+}
+
+/** What the app's permission gate would do with a valid call at this point of the task. */
+function decide(tool: PreparedTool, taint: readonly string[], options: EvalRunnerOptions): EvalDecision {
+  if (!tool.risk) return 'auto';
+  const mode = options.modeFor?.(tool.original, tool.risk) ?? DEFAULT_MODE[tool.risk];
+  const decision = gateFor({
+    risk: tool.risk,
+    mode,
+    grantedForTask: false,
+    taint,
+    ...(tool.builtin?.reachesOut ? { reachesOut: true } : {}),
+  });
+  if ('off' in decision) return 'refused';
+  switch (decision.gate) {
+    case 'none':
+      return 'auto';
+    case 'prompt':
+      return 'ask';
+    case 'queue':
+      return 'queue';
+    default:
+      return decision.gate satisfies never;
+  }
+}
+
+/**
+ * Every case on one model. Stops early (with the cases done so far) when the signal aborts; a model that fails to
+ * load gives every case that error.
+ */
+export async function evaluateModel(
+  model: EvalModel,
+  cases: readonly EvalCase[],
+  options: EvalRunnerOptions,
+): Promise<EvalModelResult> {
+  const rss = options.rssBytes ?? (() => process.memoryUsage.rss());
+  let peak = rss();
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rss());
+  }, 100);
+  sampler.unref();
+  const engine = options.createEngine();
+  const results: EvalCaseResult[] = [];
+  const outcomes: CaseOutcome[] = [];
+  let loadError: string | undefined;
+  try {
+    options.onPhase?.(model, 'loading');
+    const state = await engine.load(model.path);
+    peak = Math.max(peak, rss());
+    if (state.status !== 'ready') {
+      loadError = `The model could not be loaded: ${state.status === 'error' ? state.error.message : state.status}`;
+    }
+    options.onPhase?.(model, 'running');
+    for (const c of cases) {
+      if (options.signal.aborted) break;
+      const { result, outcome } = loadError
+        ? { result: failedCase(c, loadError), outcome: errorOutcome(c, loadError) }
+        : await runCase(engine, c, options);
+      peak = Math.max(peak, rss());
+      results.push(result);
+      outcomes.push(outcome);
+      options.onCase?.(model, result);
+    }
+  } finally {
+    clearInterval(sampler);
+    await engine.dispose();
+  }
+  return {
+    model: model.path,
+    label: model.label,
+    summary: summarize(outcomes, loadError ? null : Math.round(peak / (1024 * 1024))),
+    perTool: perToolScores(outcomes),
+    cases: results,
+    ...(loadError ? { error: loadError } : {}),
+  };
+}
