@@ -73,6 +73,11 @@ export function createAppStore(deps: StoreDeps, page: PageDevice = browserPageDe
       // The History page's list may have missed deletions and new tasks too.
       const history = get().historyLoaded ? get().loadHistory() : undefined;
       const models = get().modelsListing !== null ? get().loadModels() : undefined;
+      // An evaluation may have ended unseen: its line, its results and the gates' scores.
+      const evalRuns = get().evalRuns !== null ? get().loadEvalRuns() : undefined;
+      const evalRun = get().evalSelectedRunId;
+      const evalResults = evalRun !== null ? get().reloadEvalRun(evalRun) : undefined;
+      const evalGates = get().evalGates !== null ? get().loadEvalGates() : undefined;
       await Promise.all([
         modelState,
         get().loadTasks(),
@@ -80,6 +85,9 @@ export function createAppStore(deps: StoreDeps, page: PageDevice = browserPageDe
         get().loadApprovals(),
         history,
         models,
+        evalRuns,
+        evalResults,
+        evalGates,
       ]);
     },
 

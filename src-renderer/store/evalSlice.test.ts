@@ -126,6 +126,32 @@ describe('the evaluation slice', () => {
     expect(state.evalRun?.id).toBe('r2');
   });
 
+  it('keeps a run started after the list was asked for, and ends one the list says was interrupted', async () => {
+    const listed = deferred<{ runs: EvalRunSummary[] }>();
+    let answer: Promise<{ runs: EvalRunSummary[] }> = listed.promise;
+    const api = fakeApi({
+      'eval.runs': () => answer,
+      'eval.start': async () => ({ runId: 'r2', total: 3 }),
+      'eval.run': async ({ runId }) => fullRun(runId),
+    });
+    const store = createAppStore({ api, storage: memoryStorage() });
+    store.setState({ evalRuns: [summary('r1', 10)] });
+    const loading = store.getState().loadEvalRuns();
+    await store.getState().startEval({ models: ['/m/a.gguf'], suites: ['default'] });
+    listed.resolve({ runs: [summary('r1', 10)] });
+    await loading;
+    expect(store.getState().evalActiveRunId).toBe('r2');
+    expect(store.getState().evalRuns?.map((r) => [r.id, r.status])).toEqual([
+      ['r2', 'running'],
+      ['r1', 'done'],
+    ]);
+
+    // The Host restarted meanwhile: the run was interrupted, and no event will say so.
+    answer = Promise.resolve({ runs: [summary('r2', 20, 'interrupted'), summary('r1', 10)] });
+    await store.getState().loadEvalRuns();
+    expect(store.getState()).toMatchObject({ evalActiveRunId: null, evalProgress: null });
+  });
+
   it('keeps a run whose deletion failed, and forgets one deleted', async () => {
     let fail = true;
     const api = fakeApi({

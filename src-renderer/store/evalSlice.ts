@@ -114,15 +114,19 @@ export const createEvalSlice =
         const outcome = await attempt(() => deps.api['eval.runs']({}));
         if (!outcome.ok) return set({ evalRunsError: outcome.error });
         const runs = outcome.value.runs.slice().sort((a, b) => b.startedAt - a.startedAt);
-        const running = runs.find((r) => r.status === 'running') ?? null;
-        const { evalActiveRunId, evalSelectedRunId } = get();
-        const activeStillRunning = running !== null && running.id === evalActiveRunId;
+        const { evalActiveRunId, evalSelectedRunId, evalRuns } = get();
+        const listed = runs.find((r) => r.id === evalActiveRunId);
+        // A run started after this list was asked for: keep it (and its line) until the list knows it.
+        const startedSince = evalActiveRunId !== null && !listed;
+        const startedLine = startedSince ? evalRuns?.find((r) => r.id === evalActiveRunId) : undefined;
+        // A run going since before the page opened (another window, a reload) shows its progress too.
+        const running = startedSince ? null : (runs.find((r) => r.status === 'running') ?? null);
         set({
-          evalRuns: runs,
+          evalRuns: startedLine ? [startedLine, ...runs] : runs,
           evalRunsError: null,
-          // A run going since before the page opened (another window, a reload) shows its progress too.
-          evalActiveRunId: activeStillRunning ? evalActiveRunId : (running?.id ?? null),
-          ...(running === null ? { evalProgress: null } : {}),
+          ...(startedSince
+            ? {}
+            : { evalActiveRunId: running?.id ?? null, ...(running === null ? { evalProgress: null } : {}) }),
         });
         const first = runs.find((r) => r.status !== 'running');
         if (evalSelectedRunId === null && first) await get().selectEvalRun(first.id);

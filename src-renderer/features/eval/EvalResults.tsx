@@ -39,11 +39,12 @@ export function EvalResults() {
 }
 
 function RunResults({ run }: { run: EvalRun }) {
+  const perModel = run.results[0]?.summary.cases;
   return (
     <>
       <p className="muted" data-testid="eval-results-meta">
-        {runStatusLabel(run.status)} · {run.suites.map(fileNameOf).join(', ')} · {run.total}{' '}
-        {run.total === 1 ? 'case' : 'cases'} per model
+        {runStatusLabel(run.status)} · {run.suites.map(fileNameOf).join(', ')}
+        {perModel !== undefined && ` · ${perModel} ${perModel === 1 ? 'case' : 'cases'} per model`}
       </p>
       {run.error && <ErrorNotice error={{ code: 'INTERNAL', message: run.error }} testId="eval-run-failure" />}
       {run.results.map(

@@ -65,7 +65,7 @@ export function EvalRunsList() {
                   </span>
                   <span className="muted eval-run-meta">
                     {models} · {run.suites.map(fileNameOf).join(', ')} · {run.total}{' '}
-                    {run.total === 1 ? 'case' : 'cases'} per model
+                    {run.total === 1 ? 'case' : 'cases'}
                   </span>
                   {run.error && <span className="eval-run-error">{run.error}</span>}
                 </button>
