@@ -93,6 +93,10 @@ export function EvalRunForm() {
                   />
                   <span>{model.name}</span>
                   {model.quant && <span className="badge badge-neutral eval-quant">{model.quant}</span>}
+                  {/* Two files may carry the same name in their metadata: the file name tells them apart. */}
+                  {model.name !== fileNameOf(model.path) && (
+                    <span className="muted eval-model-file">{fileNameOf(model.path)}</span>
+                  )}
                 </label>
               </li>
             ))}
