@@ -16,7 +16,7 @@ import { gateFor } from '../permissions/gate.js';
 import { DEFAULT_MODE } from '../permissions/policy.js';
 import { createToolNameMap, normalizeParameters, validateArguments, type ToolNameMap } from '../tools/schema/index.js';
 import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
-import type { JsonSchema, Risk, ToolDefinition } from '../tools/toolTypes.js';
+import type { JsonSchema, JsonValue, Risk, ToolDefinition } from '../tools/toolTypes.js';
 import type { ToolDoc } from './bfclChecker.js';
 import { caseToolName, describeExpected, type EvalCase } from './evalCase.js';
 import type { FixtureWorkspace } from './fixtureWorkspace.js';
@@ -59,6 +59,8 @@ export interface EvalRunnerOptions {
 interface PreparedTool {
   readonly original: string;
   readonly schema: JsonSchema;
+  /** Optional arguments the model may give as null, meaning "left out" (see omittable()). */
+  readonly omittable: ReadonlySet<string>;
   readonly builtin?: ToolDefinition;
   readonly risk?: Risk;
 }
@@ -69,6 +71,45 @@ interface PreparedCase {
   readonly names: ToolNameMap;
   readonly bySafeName: ReadonlyMap<string, PreparedTool>;
   readonly usesBuiltins: boolean;
+}
+
+function acceptsNull(schema: JsonValue | undefined): boolean {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return true;
+  const type = schema.type;
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
+  if (Array.isArray(schema.oneOf) && schema.oneOf.some(acceptsNull)) return true;
+  return schema.const === null || (type === undefined && schema.enum === undefined && schema.oneOf === undefined);
+}
+
+/**
+ * node-llama-cpp's grammar writes every property of an object, optional or not, so a model could never leave an
+ * optional argument out, and BFCL's rules (an optional argument may be omitted; one the answer does not expect is
+ * wrong) would score the grammar rather than the model. Each optional argument is therefore offered as
+ * "its type or null", and a null is read as "left out" before the call is validated, run and scored.
+ */
+function omittable(schema: JsonSchema): { offered: JsonSchema; names: Set<string> } {
+  const properties = schema.properties;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) {
+    return { offered: schema, names: new Set() };
+  }
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const names = new Set<string>();
+  const offered: Record<string, JsonValue> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    if (required.has(name) || acceptsNull(property)) offered[name] = property;
+    else {
+      names.add(name);
+      offered[name] = { oneOf: [property, { type: 'null' }] };
+    }
+  }
+  return { offered: { ...schema, properties: offered }, names };
+}
+
+/** The call's arguments with the optional ones given as null left out. */
+function withoutOmitted(args: unknown, names: ReadonlySet<string>): unknown {
+  if (names.size === 0 || typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  return Object.fromEntries(Object.entries(args).filter(([key, value]) => !(value === null && names.has(key))));
 }
 
 function prepare(c: EvalCase, builtins: ReadonlyMap<string, ToolDefinition>): PreparedCase {
@@ -85,16 +126,23 @@ function prepare(c: EvalCase, builtins: ReadonlyMap<string, ToolDefinition>): Pr
       const builtin = builtins.get(tool);
       if (!builtin) throw new Error(`the case offers the built-in tool "${tool}", which Homebody does not have`);
       const schema = normalizeParameters(builtin.parameters);
+      const { offered, names: optional } = omittable(schema);
       usesBuiltins = true;
-      engineTools.push({ name: safe, description: builtin.description, parameters: schema });
+      engineTools.push({ name: safe, description: builtin.description, parameters: offered });
       docs.push({ name: original, parameters: schema });
-      bySafeName.set(safe, { original, schema, builtin, risk: builtin.risk });
+      bySafeName.set(safe, { original, schema, omittable: optional, builtin, risk: builtin.risk });
     } else {
       const schema = normalizeParameters(tool.parameters);
-      engineTools.push({ name: safe, description: tool.description, parameters: schema });
+      const { offered, names: optional } = omittable(schema);
+      engineTools.push({ name: safe, description: tool.description, parameters: offered });
       // BFCL's own types (float, tuple, any) are what its checker compares against.
       docs.push({ name: original, parameters: tool.parameters });
-      bySafeName.set(safe, { original, schema, ...(tool.risk ? { risk: tool.risk } : {}) } satisfies PreparedTool);
+      bySafeName.set(safe, {
+        original,
+        schema,
+        omittable: optional,
+        ...(tool.risk ? { risk: tool.risk } : {}),
+      } satisfies PreparedTool);
     }
   }
   return { engineTools, docs, names, bySafeName, usesBuiltins };
@@ -178,8 +226,9 @@ async function runCase(
   options.signal.addEventListener('abort', stop, { once: true });
   if (options.signal.aborted) stop();
 
-  const onToolCall = async (safeName: string, rawArgs: unknown): Promise<string> => {
+  const onToolCall = async (safeName: string, proposed: unknown): Promise<string> => {
     const tool = prepared.bySafeName.get(safeName);
+    const rawArgs = tool ? withoutOmitted(proposed, tool.omittable) : proposed;
     const name = tool?.original ?? prepared.names.toOriginal(safeName) ?? safeName;
     const index = calls.length;
     if (index + 1 >= MAX_CASE_CALLS) stop();
@@ -261,7 +310,7 @@ async function runCase(
       ...(prepared.engineTools.length > 0 ? { tools: prepared.engineTools, onToolCall } : {}),
       ...(scripted?.length ? { scriptedCalls: scripted } : {}),
     });
-    const latencyMs = performance.now() - started;
+    const latencyMs = Math.round(performance.now() - started);
     const score = scoreCase(c, prepared.docs, calls, failedAt);
     const stoppedByUser = options.signal.aborted;
     const error = stoppedByUser ? 'The run was cancelled during this case.' : undefined;
@@ -278,7 +327,7 @@ async function runCase(
         calls,
         ...(reply.trim() ? { reply: clip(reply.trim()) } : {}),
         ...(score.failure ? { failure: score.failure } : {}),
-        latencyMs: Math.round(latencyMs),
+        latencyMs,
         promptTokens: result.stats.promptTokens,
         completionTokens: result.stats.completionTokens,
         ...(error ? { error } : {}),

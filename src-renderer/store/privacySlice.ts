@@ -199,6 +199,8 @@ export const createPrivacySlice =
 
       async reloadAfterDataDeleted() {
         const state = get();
+        // Evaluation runs, recorded cases and gates went with the rest: forget the run on screen.
+        if (state.evalRuns !== null) set({ evalSelectedRunId: null, evalRun: null });
         await Promise.all([
           state.loadTasks(),
           state.loadApprovals(),
@@ -207,6 +209,7 @@ export const createPrivacySlice =
           state.policy !== null ? state.loadSettings() : undefined,
           state.packSettings !== null ? state.loadPackSettings() : undefined,
           state.mcpServers !== null ? state.loadMcp() : undefined,
+          state.evalRuns !== null ? state.loadEval() : undefined,
           state.modelsListing !== null ? state.loadModels() : undefined,
           state.loadAudit(),
           state.loadPrivacy(),

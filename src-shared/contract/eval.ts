@@ -138,7 +138,7 @@ export const EvalRunSummarySchema = z.object({
   suites: z.array(z.string()),
   /** Model paths, in the order they were given. */
   models: z.array(z.string()),
-  /** Cases per model. */
+  /** Cases over all models (the cases of the suites × the models). */
   total: z.number().int().nonnegative(),
   error: z.string().optional(),
 });
