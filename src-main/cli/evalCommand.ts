@@ -88,6 +88,8 @@ export async function evalCommand(args: string[]): Promise<number> {
         'max-tokens': { type: 'string' },
         json: { type: 'boolean' },
         out: { type: 'string' },
+        // Every command takes it; an evaluation keeps nothing in the data folder (its fixtures are temporary).
+        'data-dir': { type: 'string' },
       },
     }),
   );
@@ -99,7 +101,7 @@ export async function evalCommand(args: string[]): Promise<number> {
     throw new UsageError(`--format must be bfcl or homebody, not "${format}"`);
   }
   const limit = intOption(values.limit, 'limit', 1, 1_000_000);
-  const maxTokens = intOption(values['max-tokens'], 'max-tokens', 16, 32_768);
+  const maxTokens = intOption(values['max-tokens'], 'max-tokens', 1, 32_768);
   for (const model of models) {
     if (!existsSync(model)) {
       console.error(`homebody eval: there is no model file at ${model}`);

@@ -35,6 +35,8 @@ Usage:
 
   ${MODELS_USAGE.replaceAll('\n', '\n  ')}
 
+  ${EVAL_USAGE.replaceAll('\n', '\n  ')}
+
 --data-dir (or HOMEBODY_DATA_DIR) sets the data folder for every command.`;
 
 const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
