@@ -5,16 +5,13 @@ import { parseArgs } from 'node:util';
 import type { EvalRun, EvalSummary } from '../../src-shared/contract/index.js';
 import { SuiteError } from '../eval/bfclSuite.js';
 import { runEvaluation, type EvaluationProgress } from '../eval/evaluation.js';
-import { FixtureWorkspace } from '../eval/fixtureWorkspace.js';
+import { evalExecutor, FixtureWorkspace } from '../eval/fixtureWorkspace.js';
 import { formatJsonReport } from '../eval/report/jsonReport.js';
 import { htmlReport } from '../eval/report/htmlReport.js';
 import { fixturesPath, limitCases, loadSuites, type SuiteFormat } from '../eval/suiteLoader.js';
 import { defaultEngineConfig } from '../llm/engineConfig.js';
 import { LlamaEngine } from '../llm/llamaEngine.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
-import { ToolExecutor } from '../tools/sandbox/toolExecutor.js';
-import { ToolError } from '../tools/toolTypes.js';
-import { appRoot } from '../util/appPaths.js';
 import { UsageError, intOption, usageErrors } from './args.js';
 
 export const EVAL_USAGE = `homebody eval --model FILE [--model FILE2 ...] --suite FILE|DIR|default [--suite ...] [--format bfcl|homebody]
@@ -132,16 +129,7 @@ export async function evalCommand(args: string[]): Promise<number> {
   process.on('SIGINT', interrupt);
   const scratch = mkdtempSync(join(tmpdir(), 'homebody-eval-'));
   const workspace = new FixtureWorkspace(fixturesPath(), join(scratch, 'fixtures'));
-  const executor = new ToolExecutor({
-    trashDir: workspace.trashDir,
-    codeRoots: [appRoot()],
-    services: async (request) => {
-      if (request.kind === 'connection') return null;
-      if (request.kind === 'egress')
-        throw new ToolError('NETWORK_BLOCKED', 'Evaluations run offline: no connection is made.');
-      throw new ToolError('UNAVAILABLE', 'Evaluations do not use the clipboard, other apps or notifications.');
-    },
-  });
+  const executor = evalExecutor(workspace);
   const config = { ...defaultEngineConfig(), log: (line: string) => console.error(line) };
   const startedAt = Date.now();
   const tty = process.stderr.isTTY;

@@ -40,7 +40,7 @@ export interface EvalRunnerOptions {
   readonly createEngine: () => ChatEngine;
   /** The built-in tools by name. */
   readonly builtins: ReadonlyMap<string, ToolDefinition>;
-  /** Runs built-in tools (the sandboxed worker); without it a built-in call fails as "cannot run here". */
+  /** Runs built-in tools (the sandboxed worker, see evalSandbox()); without it a built-in call fails. */
   readonly executor?: ToolRunner;
   /** What the built-in tools run against; required when a case offers a built-in tool. */
   readonly workspace?: FixtureWorkspace;
@@ -161,7 +161,8 @@ function expectedTools(c: EvalCase): string[] {
   return [...new Set(c.expected.flatMap((call) => Object.keys(call)))];
 }
 
-function failedCase(c: EvalCase, error: string): EvalCaseResult {
+/** What every result says of its case, whatever became of it. */
+function caseFacts(c: EvalCase) {
   return {
     id: c.id,
     category: c.category,
@@ -169,6 +170,12 @@ function failedCase(c: EvalCase, error: string): EvalCaseResult {
     ...(c.domain ? { domain: c.domain } : {}),
     prompt: c.prompt,
     expected: describeExpected(c),
+  };
+}
+
+function failedCase(c: EvalCase, error: string): EvalCaseResult {
+  return {
+    ...caseFacts(c),
     correct: false,
     validArgs: true,
     calls: [],
@@ -316,12 +323,7 @@ async function runCase(
     const error = stoppedByUser ? 'The run was cancelled during this case.' : undefined;
     return {
       result: {
-        id: c.id,
-        category: c.category,
-        suite: c.suite,
-        ...(c.domain ? { domain: c.domain } : {}),
-        prompt: c.prompt,
-        expected: describeExpected(c),
+        ...caseFacts(c),
         correct: score.correct && !error,
         validArgs: score.validArgs,
         calls,

@@ -1,6 +1,8 @@
 import { cpSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GrantedRoot, PackConfig } from '../tools/toolTypes.js';
+import { ToolExecutor } from '../tools/sandbox/toolExecutor.js';
+import { ToolError, type GrantedRoot, type PackConfig } from '../tools/toolTypes.js';
+import { appRoot } from '../util/appPaths.js';
 
 /** The fixture tree's parts (resources/eval/fixtures): what the built-in tools see during an evaluation. */
 const PARTS = ['files', 'calendar', 'contacts', 'notes', 'mailbox'] as const;
@@ -69,4 +71,22 @@ export class FixtureWorkspace {
   dispose(): void {
     rmSync(this.base, { recursive: true, force: true });
   }
+}
+
+/**
+ * The sandboxed tool worker for an evaluation, on the workspace's folders. Evaluations never leave the machine nor
+ * use the desktop: a tool that would connect or reach the clipboard, other apps or notifications is told so.
+ */
+export function evalExecutor(workspace: FixtureWorkspace): ToolExecutor {
+  return new ToolExecutor({
+    trashDir: workspace.trashDir,
+    codeRoots: [appRoot()],
+    services: async (request) => {
+      if (request.kind === 'connection') return null;
+      if (request.kind === 'egress') {
+        throw new ToolError('NETWORK_BLOCKED', 'Evaluations run offline: no connection is made.');
+      }
+      throw new ToolError('UNAVAILABLE', 'Evaluations do not use the clipboard, other apps or notifications.');
+    },
+  });
 }

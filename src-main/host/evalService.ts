@@ -22,16 +22,15 @@ import { SuiteError } from '../eval/bfclSuite.js';
 import { fromHomebodyCase, HomebodyCaseSchema, type EvalCase } from '../eval/evalCase.js';
 import { gateViews, latestToolScores, type ToolScore } from '../eval/evalGate.js';
 import { runEvaluation } from '../eval/evaluation.js';
-import { FixtureWorkspace } from '../eval/fixtureWorkspace.js';
+import { evalExecutor, FixtureWorkspace } from '../eval/fixtureWorkspace.js';
 import { caseFromTask, RecordError } from '../eval/recordCase.js';
 import { formatJsonReport } from '../eval/report/jsonReport.js';
 import { htmlReport } from '../eval/report/htmlReport.js';
 import { DEFAULT_SUITE_ID, fixturesPath, limitCases, loadSuites, type LoadedSuite } from '../eval/suiteLoader.js';
 import type { ChatEngine, ScriptedCall } from '../llm/engineTypes.js';
 import { modeFor } from '../permissions/policy.js';
-import { ToolExecutor } from '../tools/sandbox/toolExecutor.js';
-import { ToolError, type ToolDefinition } from '../tools/toolTypes.js';
-import { appRoot } from '../util/appPaths.js';
+import type { ToolExecutor } from '../tools/sandbox/toolExecutor.js';
+import type { ToolDefinition } from '../tools/toolTypes.js';
 import type { Store } from '../store/store.js';
 
 export const RECORDED_SUITE_ID = 'recorded';
@@ -150,18 +149,7 @@ export function createEvalService(deps: EvalServiceDeps) {
     let error: string | undefined;
     try {
       workspace = new FixtureWorkspace(fixturesPath(), base);
-      executor = new ToolExecutor({
-        trashDir: workspace.trashDir,
-        codeRoots: [appRoot()],
-        // Evaluations never leave the machine nor use the desktop: tools that would are told so.
-        services: async (request) => {
-          if (request.kind === 'connection') return null;
-          if (request.kind === 'egress') {
-            throw new ToolError('NETWORK_BLOCKED', 'Evaluations run offline: no connection is made.');
-          }
-          throw new ToolError('UNAVAILABLE', 'Evaluations do not use the clipboard, other apps or notifications.');
-        },
-      });
+      executor = evalExecutor(workspace);
       const scripts = deps.scripts;
       const policy = deps.policy();
       const { cancelled } = await runEvaluation(
