@@ -20,6 +20,7 @@ export const EVAL_USAGE = `homebody eval --model FILE [--model FILE2 ...] --suit
   argument validity and accuracy (BFCL's rules), no-call accuracy, recovery and attack success rates, latency,
   tokens and peak memory. --suite default is the suite Homebody ships; a folder runs every suite file in it
   (BFCL files with their possible_answer/ folder beside them). --limit takes at most N cases of each suite.
+  --max-tokens caps each reply (384; 48 for a generated test model, whose replies are noise).
   --json prints the results as JSON; --out writes a report: .json, or HTML (with charts) and a .json beside it.
   Built-in tools run in the sandbox against fixtures, never your data, and nothing connects to the network.`;
 

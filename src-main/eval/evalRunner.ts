@@ -26,6 +26,11 @@ import { perToolScores, scoreCase, summarize, type CaseOutcome } from './scoring
 export const MAX_CASE_CALLS = 8;
 /** Replies are short: a case is about the calls. */
 export const DEFAULT_EVAL_MAX_TOKENS = 384;
+/**
+ * A generated (random-weight) model's reply is noise that runs to the cap: a short cap keeps a run on one quick
+ * (minutes, not an hour for the default suite), with room left for a test script's call.
+ */
+export const SYNTHETIC_EVAL_MAX_TOKENS = 48;
 const CLIP = 2000;
 
 export interface EvalModel {
@@ -46,6 +51,7 @@ export interface EvalRunnerOptions {
   readonly workspace?: FixtureWorkspace;
   /** The user's policy mode for a tool; the app's defaults without one. */
   readonly modeFor?: (tool: string, risk: Risk) => PolicyMode;
+  /** The reply cap; by default DEFAULT_EVAL_MAX_TOKENS, or SYNTHETIC_EVAL_MAX_TOKENS for a generated model. */
   readonly maxTokens?: number;
   /** Tests only: calls a generated (random-weight) model is pushed to make; ignored for a real model. */
   readonly scriptFor?: (c: EvalCase) => readonly ScriptedCall[] | undefined;
@@ -306,7 +312,7 @@ async function runCase(
       history: c.history,
       prompt: c.prompt,
       ...(c.system ? { systemPrompt: c.system } : {}),
-      maxTokens: options.maxTokens ?? DEFAULT_EVAL_MAX_TOKENS,
+      maxTokens: options.maxTokens ?? (synthetic ? SYNTHETIC_EVAL_MAX_TOKENS : DEFAULT_EVAL_MAX_TOKENS),
       // Greedy: the same model gives the same answers on every run, so two runs compare.
       temperature: 0,
       signal: controller.signal,
