@@ -61,7 +61,7 @@ function run(results: EvalModelResult[], over: Partial<EvalRun> = {}): EvalRun {
     status: 'done',
     suites: ['default'],
     models: results.map((r) => r.model),
-    total: Math.max(0, ...results.map((r) => r.cases.length)),
+    total: results.reduce((n, r) => n + r.cases.length, 0),
     results,
     ...over,
   };
@@ -248,6 +248,8 @@ describe('htmlReport', () => {
         }),
       ]),
     );
+    // The run's total counts both models' cases.
+    expect(html).toContain('1 per model, 2 models');
     const details = /<details[^>]*>(.*?)<\/details>/s.exec(html)![1]!;
     expect(details).toContain('✓ alpha.gguf');
     expect(details).toContain('✗ beta.gguf');

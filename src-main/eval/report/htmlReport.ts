@@ -290,7 +290,8 @@ function runFacts(run: EvalRun): string {
     ['Suites', run.suites.map(escapeHtml).join(', ') || 'none'],
     [
       'Cases',
-      `${integer.format(run.total)} per model, ${run.results.length} model${run.results.length === 1 ? '' : 's'}`,
+      // `total` counts every model's cases.
+      `${integer.format(Math.round(run.total / Math.max(1, run.models.length)))} per model, ${run.models.length} model${run.models.length === 1 ? '' : 's'}`,
     ],
   );
   if (run.error !== undefined)

@@ -55,7 +55,7 @@ export interface JsonReportRun {
   finishedAt: number | null;
   status: EvalRunStatus;
   suites: string[];
-  /** Cases per model. */
+  /** Cases over all models (the suites' cases × the models). */
   total: number;
   error?: string;
 }
