@@ -355,6 +355,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     secrets: () => secrets.report(),
     stopActivity: async (includeModels) => {
       await chat.stopAll();
+      await evaluation.stopRunning();
       if (!includeModels) return;
       for (const download of models.downloads.list()) {
         if (download.state !== 'done' && download.state !== 'cancelled') await models.downloads.cancel(download.id);

@@ -141,7 +141,8 @@ export function createEvalService(deps: EvalServiceDeps) {
     return summary;
   };
 
-  async function execute(runId: string, models: string[], cases: EvalCase[], controller: AbortController) {
+  async function execute(started: EvalRunSummary, cases: EvalCase[], controller: AbortController) {
+    const { id: runId, models } = started;
     const base = join(deps.dataDir, 'eval', 'workspace');
     let workspace: FixtureWorkspace | undefined;
     let executor: ToolExecutor | undefined;
@@ -175,9 +176,24 @@ export function createEvalService(deps: EvalServiceDeps) {
       await executor?.dispose();
       workspace?.dispose();
     }
-    repo.finishRun(runId, now(), status, error);
+    // The end is always announced, even when it cannot be recorded (a full disk) or the run's row is gone (all data
+    // was deleted meanwhile): the page stops showing progress, and nothing is thrown from the background.
+    let summary: EvalRunSummary = { ...started, finishedAt: now(), status, ...(error ? { error } : {}) };
+    try {
+      repo.finishRun(runId, summary.finishedAt!, status, error);
+      if (repo.run(runId)) summary = summaryOf(runId);
+    } catch (failure) {
+      console.error('[eval] the end of a run could not be recorded:', (failure as Error).message);
+    }
     invalidateScores();
-    deps.emit({ type: 'eval.finished', run: summaryOf(runId) });
+    deps.emit({ type: 'eval.finished', run: summary });
+  }
+
+  /** Cancels the running evaluation, if any, and waits for it to end. */
+  async function stopRunning(): Promise<void> {
+    if (!running) return;
+    running.controller.abort();
+    await running.done;
   }
 
   const gates = (): EvalGateView[] => gateViews(repo.gates(), toolScores().byTool, modelPathOf(deps.engineState()));
@@ -210,10 +226,19 @@ export function createEvalService(deps: EvalServiceDeps) {
       const unique = [...new Set(models)];
       const id = crypto.randomUUID();
       const total = cases.length * unique.length;
-      repo.startRun({ id, startedAt: now(), suites: chosen.map((s) => s.name), models: unique, total });
+      const started: EvalRunSummary = {
+        id,
+        startedAt: now(),
+        finishedAt: null,
+        status: 'running',
+        suites: chosen.map((s) => s.name),
+        models: unique,
+        total,
+      };
+      repo.startRun(started);
       mkdirSync(join(deps.dataDir, 'eval'), { recursive: true });
       const controller = new AbortController();
-      const done = execute(id, unique, cases, controller).finally(() => {
+      const done = execute(started, cases, controller).finally(() => {
         running = undefined;
       });
       running = { id, controller, done };
@@ -294,11 +319,9 @@ export function createEvalService(deps: EvalServiceDeps) {
       const score = toolScores().byTool.get(tool);
       return score !== undefined && score.score >= gate.threshold;
     },
-    async dispose(): Promise<void> {
-      if (!running) return;
-      running.controller.abort();
-      await running.done;
-    },
+    /** Before all data is deleted, and at quit. */
+    stopRunning,
+    dispose: stopRunning,
   };
 }
 

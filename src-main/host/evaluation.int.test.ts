@@ -2,7 +2,12 @@ import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { EvalRun, HostEvent, HostEventOf } from '../../src-shared/contract/index.js';
+import {
+  DELETE_ALL_CONFIRMATION,
+  type EvalRun,
+  type HostEvent,
+  type HostEventOf,
+} from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from './createHost.js';
 
 /**
@@ -177,5 +182,24 @@ describe('evaluation in the app', { timeout: 300_000 }, () => {
     expect(cancelled.results[0]!.cases.length).toBeLessThan(40);
     expect(await host.invoke('eval.deleteRun', { runId })).toEqual({ deleted: true });
     await expect(host.invoke('eval.run', { runId })).rejects.toMatchObject({ code: 'EVAL_RUN_NOT_FOUND' });
+  });
+
+  it('stops a run when all data is deleted, and announces its end without its row', async () => {
+    const { runId } = await host.invoke('eval.start', { models: [tiny], suites: ['default'], limit: 40 });
+    const ended = finished(runId);
+    await new Promise<void>((resolve) => {
+      const stop = host.subscribe((event) => {
+        if (event.type === 'eval.progress' && event.runId === runId && event.phase === 'running') {
+          stop();
+          resolve();
+        }
+      });
+    });
+    await host.invoke('privacy.deleteAllData', { confirm: DELETE_ALL_CONFIRMATION, includeModels: false });
+    expect((await ended).run).toMatchObject({ id: runId, status: 'cancelled' });
+    expect((await host.invoke('eval.runs', {})).runs).toEqual([]);
+    // The Host goes on: a new run starts and ends.
+    const again = await host.invoke('eval.start', { models: [tiny], suites: ['default'], limit: 1 });
+    expect((await finished(again.runId)).run.status).toBe('done');
   });
 });
