@@ -91,7 +91,7 @@ export const DEFAULT_TEMPERATURE = 0.7;
 const TITLE_LENGTH = 60;
 
 /** The tools the task's latest narrowed choice offered (its `tools-offered` audit event), if any. */
-function lastOffer(events: readonly AuditEvent[]): string[] | undefined {
+export function lastOffer(events: readonly AuditEvent[]): string[] | undefined {
   const detail = events.findLast((e) => e.kind === 'tools-offered')?.detail as { offered?: unknown } | undefined;
   return Array.isArray(detail?.offered) ? detail.offered.filter((n): n is string => typeof n === 'string') : undefined;
 }

@@ -18,7 +18,13 @@ import {
   type ToolCall,
 } from '../../src-shared/contract/index.js';
 import { join } from 'node:path';
-import { ChatRunner, DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, type ReplyOptions } from '../agent/chatRunner.js';
+import {
+  ChatRunner,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_TEMPERATURE,
+  lastOffer,
+  type ReplyOptions,
+} from '../agent/chatRunner.js';
 import { agentToolsFrom } from '../agent/agentTools.js';
 import { ToolActions, type ProposalResult } from '../agent/toolActions.js';
 import type { ScriptedCall } from '../llm/engineTypes.js';
@@ -256,11 +262,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     engineState: () => engine.state,
     builtins: () => new Map(BUILTIN_TOOLS.map((tool) => [tool.name, tool])),
     policy: () => policy,
-    offeredFor: (taskId) => {
-      const offer = store.audit.forTask(taskId).findLast((e) => e.kind === 'tools-offered');
-      const offered = (offer?.detail as { offered?: unknown } | null)?.offered;
-      return Array.isArray(offered) ? offered.filter((n): n is string => typeof n === 'string') : undefined;
-    },
+    offeredFor: (taskId) => lastOffer(store.audit.forTask(taskId)),
     ...(options.scripts ? { scripts: options.scripts } : {}),
   });
   const tools = new ToolActions({

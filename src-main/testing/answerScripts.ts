@@ -7,6 +7,7 @@ import type { ScriptedCall } from '../llm/engineTypes.js';
 import { caseToolName, type EvalCase } from '../eval/evalCase.js';
 import { normalizeParameters } from '../tools/schema/index.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
+import { scripted } from './scriptedCall.js';
 
 /** Why a case cannot be scripted from its answer (a data quirk), or undefined. */
 export type AnswerScript = { calls: ScriptedCall[] } | { unscriptable: string };
@@ -22,20 +23,20 @@ export function answerScript(c: EvalCase): AnswerScript {
     const schema = normalizeParameters(raw);
     const properties = Object.keys((schema.properties ?? {}) as object);
     const required = new Set((schema.required ?? []) as string[]);
-    const parts: string[] = [];
+    const args: Record<string, unknown> = {};
     // The grammar writes every property, in the schema's order; an optional one left out is written as null.
     for (const key of properties) {
       const value = (answer[key] ?? []).find((v) => v !== '');
       if (value === undefined && required.has(key))
         return { unscriptable: `${name}.${key} is required but unanswered` };
-      parts.push(`${JSON.stringify(key)}: ${JSON.stringify(value ?? null)}`);
+      args[key] = value ?? null;
     }
     for (const key of Object.keys(answer)) {
       if (!properties.includes(key) && answer[key]!.some((v) => v !== '')) {
         return { unscriptable: `the answer gives ${name}.${key}, which the tool does not declare` };
       }
     }
-    calls.push({ name, params: `{${parts.join(', ')}}` });
+    calls.push(scripted(name, args));
   }
   return { calls };
 }

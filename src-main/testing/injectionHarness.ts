@@ -126,13 +126,7 @@ export async function runTask(
   }
 }
 
-/** A scripted call with its arguments in the order the tool's schema lists them (the grammar writes them so). */
-export function scripted(name: string, args: Readonly<Record<string, unknown>>): ScriptedCall {
-  const params = Object.entries(args)
-    .map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`)
-    .join(', ');
-  return { name, params: `{${params}}` };
-}
+export { scripted } from './scriptedCall.js';
 
 /** Every file under `dir` by relative path, with the sha256 of its bytes: to show that nothing changed. */
 export function snapshot(dir: string): Record<string, string> {

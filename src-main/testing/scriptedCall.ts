@@ -1,0 +1,9 @@
+import type { ScriptedCall } from '../llm/engineTypes.js';
+
+/** A scripted call with its arguments in the order the tool's schema lists them (the grammar writes them so). */
+export function scripted(name: string, args: Readonly<Record<string, unknown>>): ScriptedCall {
+  const params = Object.entries(args)
+    .map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`)
+    .join(', ');
+  return { name, params: `{${params}}` };
+}
