@@ -40,6 +40,7 @@ export async function runCommand(args: string[]): Promise<number> {
     shell: 'cli',
     loadModelOnStart: false,
     reply: replyOverrides(values),
+    command: 'homebody run',
   });
   for (const notice of host.notices) console.error(`homebody: ${notice.message}`);
   let reported = -1;

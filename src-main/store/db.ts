@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HomebodyError } from '../../src-shared/contract/index.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/migration.js';
+import { createPrivateFile, makePrivate, makePrivateFolder } from './privateModes.js';
 
 export type Db = Database.Database;
 
@@ -103,6 +104,16 @@ export function migrate(db: Db, migrations: readonly Migration[], from: number):
 }
 
 /**
+ * The database and its -wal and -shm are 0600 on POSIX. A new database is created 0600 before SQLite opens it, and
+ * SQLite gives the -wal and -shm it creates the database file's mode; one made by an older version (0644) is
+ * tightened here, at every open.
+ */
+function makeDatabaseFilesPrivate(path: string): void {
+  createPrivateFile(path);
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) makePrivate(file, 'file');
+}
+
+/**
  * Opens (creating if needed) the SQLite store: checks before any write, then
  * WAL with synchronous=FULL (a reply saved is a reply kept across a power cut),
  * foreign keys on, and the schema migrated in one transaction.
@@ -111,8 +122,9 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   const migrations = options.migrations ?? MIGRATIONS;
   const latest = migrations.at(-1)?.version ?? LATEST_SCHEMA_VERSION;
   if (path !== ':memory:') {
-    mkdirSync(dirname(path), { recursive: true });
+    makePrivateFolder(dirname(path));
     checkHeader(path);
+    makeDatabaseFilesPrivate(path);
   }
   let db: Db;
   try {
