@@ -67,6 +67,13 @@ describe('validateArguments', () => {
     expect(problems({ path: 'a', point: [1, 2, 3] })).toEqual(['`point` must have at most 2 items']);
   });
 
+  it('refuses arguments nested deeper than any tool needs, without walking them (50,000 levels)', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 50_000; i++) deep = { x: deep };
+    const result = validateArguments({ type: 'object', properties: { x: {} } }, { x: deep });
+    expect(result).toMatchObject({ ok: false, problems: [expect.stringMatching(/nested more than 64 levels deep/)] });
+  });
+
   it('reports all problems at once', () => {
     expect(problems({ count: 1.5, mode: 'z' })).toEqual([
       '`path` is required',
@@ -149,6 +156,70 @@ describe('validateArguments', () => {
     expect(problems({ path: 'a', data: () => 1 })).toEqual(['`data` must be a plain JSON value, not a function']);
     expect(problems({ path: 'a', data: 10n })).toEqual(['`data` must be a plain JSON value, not a bigint']);
     expect(problems({ path: 'a', data: new Date(0) })).toEqual(['`data` must be a plain JSON value']);
+  });
+
+  describe('keys that cannot lie: __proto__, constructor and prototype', () => {
+    const refused = (key: string, place: string) =>
+      `The key \`${key}\` ${place} is not allowed (\`__proto__\`, \`constructor\` and \`prototype\` are refused as keys anywhere in the arguments)`;
+    // JSON text, parsed as a model's or a user's arguments are: JSON.parse makes "__proto__" an own key.
+    it.each([
+      [
+        'at the top',
+        '{"path": "a", "__proto__": {"path": "/etc/passwd"}}',
+        refused('__proto__', 'at the top of the arguments'),
+      ],
+      [
+        'alone, hiding a required key in the prototype',
+        '{"__proto__": {"path": "/etc/passwd"}}',
+        refused('__proto__', 'at the top of the arguments'),
+      ],
+      [
+        'nested in an object',
+        '{"path": "a", "filter": {"name": "n", "__proto__": {"name": "x"}}}',
+        refused('__proto__', 'in `filter`'),
+      ],
+      [
+        'in a free-form object',
+        '{"path": "a", "extra": {"deep": {"__proto__": {"admin": true}}}}',
+        refused('__proto__', 'in `extra.deep`'),
+      ],
+      ['in an array', '{"path": "a", "data": [1, {"__proto__": {"x": 1}}]}', refused('__proto__', 'in `data[1]`')],
+      [
+        'constructor.prototype',
+        '{"path": "a", "extra": {"constructor": {"prototype": {"polluted": 1}}}}',
+        refused('constructor', 'in `extra`'),
+      ],
+      ['prototype', '{"path": "a", "extra": {"prototype": 1}}', refused('prototype', 'in `extra`')],
+      [
+        'constructor at the top',
+        '{"path": "a", "constructor": "x"}',
+        refused('constructor', 'at the top of the arguments'),
+      ],
+    ])('refuses the key %s, naming it and its place', (_case, json, problem) => {
+      expect(problems(JSON.parse(json))).toContain(problem);
+    });
+
+    it('says only that when nothing else is wrong, so the refusal reads as the one reason', () => {
+      expect(problems(JSON.parse('{"path": "a", "extra": {"__proto__": {}}}'))).toEqual([
+        refused('__proto__', 'in `extra`'),
+      ]);
+      // The required key a prototype would have supplied is missing too, and said so.
+      expect(problems(JSON.parse('{"__proto__": {"path": "/etc/passwd"}}'))).toEqual([
+        refused('__proto__', 'at the top of the arguments'),
+        '`path` is required',
+      ]);
+    });
+
+    it('returns objects without a prototype, so a key shown is a key that runs', () => {
+      const result = validateArguments(schema, { path: 'a', filter: { name: 'n' }, data: [{ k: 1 }] });
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      for (const object of [result.value, result.value.filter, (result.value.data as object[])[0]])
+        expect(Object.getPrototypeOf(object)).toBeNull();
+      // Nothing reads through to Object.prototype: only the arguments' own keys are there.
+      expect((result.value as Record<string, unknown>).toString).toBeUndefined();
+      expect(JSON.parse(JSON.stringify(result.value))).toEqual({ path: 'a', filter: { name: 'n' }, data: [{ k: 1 }] });
+    });
   });
 
   it('compiles once per schema object and reports a broken schema without throwing', () => {

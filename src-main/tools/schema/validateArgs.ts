@@ -7,10 +7,14 @@
  *   two alternatives, e.g. `number` and `integer`, is fine);
  * - numbers are checked for what the grammar lets through but JSON Schema does not see: the
  *   grammar allows exponents, so `1e400` parses to Infinity and `1e20` to an integer beyond
- *   2^53, which a tool would silently mangle. Those are rejected; `-0` becomes `0`.
+ *   2^53, which a tool would silently mangle. Those are rejected; `-0` becomes `0`;
+ * - the keys `__proto__`, `constructor` and `prototype` are refused anywhere in the arguments, and the objects that
+ *   come out have no prototype: an own `__proto__` (as JSON.parse makes it) would otherwise become the prototype of
+ *   the copy, so the approval card could show a value the stored, run JSON does not hold.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { isReservedArgumentKey, RESERVED_ARGUMENT_KEYS } from '../../../src-shared/contract/index.js';
 import type { JsonSchema, JsonValue } from '../toolTypes.js';
 
 export type ValidationResult = { ok: true; value: Record<string, JsonValue> } | { ok: false; problems: string[] };
@@ -88,12 +92,19 @@ export function validateArguments(schema: JsonSchema, args: unknown): Validation
 }
 
 // ---------------------------------------------------------------------------------------------
-// Value walk: JSON-only, finite, safe numbers.
+// Value walk: JSON-only, finite, safe numbers, no reserved keys, objects without a prototype.
 
 type PathPart = string | number;
 
+/** Deeper than any tool's parameters go; a value nested further is refused, never walked (no stack to overflow). */
+const MAX_DEPTH = 64;
+
 function copyJson(value: unknown, path: PathPart[], problems: string[], badNumbers: Set<string>): unknown {
   const where = formatPath(path);
+  if (path.length > MAX_DEPTH && typeof value === 'object' && value !== null) {
+    problems.push(`${subject(where)} is nested more than ${MAX_DEPTH} levels deep`);
+    return null;
+  }
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -118,8 +129,13 @@ function copyJson(value: unknown, path: PathPart[], problems: string[], badNumbe
         problems.push(`${subject(where)} must be a plain JSON value`);
         return null;
       }
-      const out: Record<string, unknown> = {};
+      // No prototype: no key read from the copy can come from anywhere but the arguments themselves.
+      const out = Object.create(null) as Record<string, unknown>;
       for (const [key, item] of Object.entries(value)) {
+        if (isReservedArgumentKey(key)) {
+          problems.push(reservedKeyProblem(key, where));
+          continue;
+        }
         if (item === undefined) continue;
         out[key] = copyJson(item, [...path, key], problems, badNumbers);
       }
@@ -129,6 +145,15 @@ function copyJson(value: unknown, path: PathPart[], problems: string[], badNumbe
       problems.push(`${subject(where)} must be a plain JSON value, not ${describeData(value)}`);
       return null;
   }
+}
+
+const RESERVED_NAMED = RESERVED_ARGUMENT_KEYS.map((key) => `\`${key}\``);
+const RESERVED_LIST = `${RESERVED_NAMED.slice(0, -1).join(', ')} and ${RESERVED_NAMED.at(-1) ?? ''}`;
+
+/** "The key `__proto__` in `filter.items[0]` is not allowed (...)": the key and its place, before anything is recorded. */
+function reservedKeyProblem(key: string, where: string): string {
+  const place = where === '' ? 'at the top of the arguments' : `in \`${where}\``;
+  return `The key \`${key}\` ${place} is not allowed (${RESERVED_LIST} are refused as keys anywhere in the arguments)`;
 }
 
 // ---------------------------------------------------------------------------------------------
