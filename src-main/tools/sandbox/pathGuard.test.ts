@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GrantedRoot } from '../toolTypes.js';
 import {
+  assertRootIntact,
   createExclusive,
   findRoot,
   isInsideOrSame,
@@ -205,5 +207,67 @@ describe('createExclusive / writeFileAtomically', () => {
     writeFileSync(path.join(reports, 'dir', 'x'), 'x');
     await expect(writeFileAtomically(path.join(reports, 'dir'), 'x')).rejects.toBeDefined();
     expect(readdirSync(reports).sort()).toEqual(['a.txt', 'dir']);
+  });
+});
+
+describe('a granted folder bound to its identity', () => {
+  const identity = (p: string) => {
+    const stats = lstatSync(p, { bigint: true });
+    return { dev: stats.dev.toString(), ino: stats.ino.toString() };
+  };
+  const changed = /is no longer the folder you granted \(it was replaced or moved\); grant it again in Settings\./;
+
+  it('resolves while the folder is the one granted', async () => {
+    const bound = [{ path: reports, untrusted: false, identity: identity(reports) }];
+    await expect(resolveExisting(bound, 'a.txt')).resolves.toMatchObject({ path: path.join(reports, 'a.txt') });
+    await expect(assertRootIntact(bound[0]!)).resolves.toBeUndefined();
+  });
+
+  it('refuses every resolution once the folder was swapped for a link to /, naming the grant', async () => {
+    const bound = [{ path: reports, untrusted: false, identity: identity(reports) }];
+    renameSync(reports, `${reports}.old`);
+    symlinkSync('/', reports);
+    for (const resolve of [resolveExisting, resolveEntry, resolveForCreate]) {
+      for (const p of [path.join(reports, 'etc', 'hostname'), 'etc/hostname', path.join(reports, 'new.txt')]) {
+        await expect(resolve(bound, p), p).rejects.toMatchObject({
+          code: 'OUTSIDE_GRANTED_FOLDERS',
+          message: expect.stringMatching(changed),
+        });
+      }
+    }
+    await expect(resolveExisting(bound, reports)).rejects.toThrow(`"${reports}" is no longer the folder you granted`);
+  });
+
+  it('refuses a folder replaced by a new one at the same path, and a removed one', async () => {
+    const bound = [{ path: reports, untrusted: false, identity: identity(reports) }];
+    renameSync(reports, `${reports}.old`);
+    mkdirSync(reports);
+    writeFileSync(path.join(reports, 'a.txt'), 'planted');
+    await expect(resolveExisting(bound, 'a.txt')).rejects.toThrow(changed);
+    rmSync(reports, { recursive: true });
+    await expect(resolveForCreate(bound, 'a.txt')).rejects.toThrow(changed);
+  });
+
+  it('refuses an older grant (no identity) that became a link; a missing one is refused as before', async () => {
+    renameSync(reports, `${reports}.old`);
+    symlinkSync(outside, reports);
+    await expect(resolveExisting(roots, 'secret.txt')).rejects.toThrow(changed);
+    rmSync(reports);
+    // A pack's folder not made yet has no identity: it is not reported as a changed grant.
+    await expect(resolveForCreate(roots, 'x.txt')).rejects.toThrow(/is outside the folders you may use/);
+  });
+
+  it('checks the grant a link leads into, too', async () => {
+    const inner = path.join(outside, 'inner');
+    mkdirSync(inner);
+    const bound = [
+      { path: reports, untrusted: false, identity: identity(reports) },
+      { path: inner, untrusted: false, identity: identity(inner) },
+    ];
+    symlinkSync(inner, path.join(reports, 'to-inner'));
+    await expect(resolveExisting(bound, 'to-inner')).resolves.toMatchObject({ path: inner });
+    renameSync(inner, `${inner}.old`);
+    mkdirSync(inner);
+    await expect(resolveExisting(bound, 'to-inner')).rejects.toThrow(changed);
   });
 });

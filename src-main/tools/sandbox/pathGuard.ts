@@ -13,6 +13,13 @@
  *   nor a folder that holds one.
  * - Existence is only ever reported for paths inside the granted folders: a missing path behind a
  *   link that leads outside is refused as outside, not reported as missing.
+ * - A granted folder must still be the folder that was granted: one that was moved away, or replaced by another
+ *   folder or by a link (its device and inode differ from `GrantedRoot.identity`), is refused, naming it, until the
+ *   user grants it again. Without a recorded identity it must at least be a real folder, not a link.
+ *
+ * These checks decide what a call may touch and what the user is shown; the tools then reach that place through
+ * confinedFs, which opens it without following a link and checks what it opened, so a path changed between the
+ * check and the use (a symlink race) is refused rather than followed.
  */
 import { randomBytes } from 'node:crypto';
 import { lstat, open, realpath, rename, unlink } from 'node:fs/promises';
@@ -49,6 +56,42 @@ function outside(roots: readonly GrantedRoot[], userPath: string, why = ''): Too
     'OUTSIDE_GRANTED_FOLDERS',
     `${showPath(userPath)} is outside the folders you may use${why} (${grantedList(roots)}).`,
   );
+}
+
+/** The refusal for a granted folder that is no longer the folder the user granted. */
+export function rootChanged(root: { readonly path: string }): ToolError {
+  return new ToolError(
+    'OUTSIDE_GRANTED_FOLDERS',
+    `${showPath(root.path)} is no longer the folder you granted (it was replaced or moved); grant it again in Settings.`,
+  );
+}
+
+/**
+ * Refuses a granted folder that was moved away, or replaced by another folder or a link since it was granted. A
+ * missing folder without a recorded identity (a pack's folder not made yet) is left to the usual "does not exist".
+ */
+export async function assertRootIntact(root: GrantedRoot): Promise<void> {
+  let stats;
+  try {
+    stats = await lstat(root.path, { bigint: true });
+  } catch (err) {
+    const code = errnoCode(err);
+    if ((code === 'ENOENT' || code === 'ENOTDIR') && root.identity === undefined) return;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw rootChanged(root);
+    throw fsError(err, root.path);
+  }
+  if (stats.isSymbolicLink() || !stats.isDirectory()) throw rootChanged(root);
+  const { identity } = root;
+  if (identity !== undefined && (stats.dev.toString() !== identity.dev || stats.ino.toString() !== identity.ino)) {
+    throw rootChanged(root);
+  }
+}
+
+/** The innermost root holding `absolute` (lexically), checked to be intact; undefined when none holds it. */
+async function intactRoot(roots: readonly GrantedRoot[], absolute: string): Promise<GrantedRoot | undefined> {
+  const root = findRoot(roots, absolute);
+  if (root !== undefined) await assertRootIntact(root);
+  return root;
 }
 
 /** True when `candidate` is `root` itself or lies below it (`root + sep`, so Reports2 is not inside Reports). */
@@ -179,7 +222,8 @@ function assertNotRootOrAncestor(roots: readonly GrantedRoot[], userPath: string
 export async function resolveExisting(roots: readonly GrantedRoot[], userPath: unknown): Promise<ResolvedPath> {
   const absolute = toAbsolute(roots, userPath);
   const shown = userPath as string;
-  if (findRoot(roots, absolute) === undefined) throw outside(roots, shown);
+  const asked = await intactRoot(roots, absolute);
+  if (asked === undefined) throw outside(roots, shown);
   let real: string;
   try {
     real = await realpath(absolute);
@@ -190,6 +234,7 @@ export async function resolveExisting(roots: readonly GrantedRoot[], userPath: u
   }
   const root = findRoot(roots, real);
   if (root === undefined) throw outside(roots, shown, ' (through a link)');
+  if (root !== asked) await assertRootIntact(root);
   return { root, path: real };
 }
 
@@ -201,7 +246,7 @@ export async function resolveExisting(roots: readonly GrantedRoot[], userPath: u
 export async function resolveEntry(roots: readonly GrantedRoot[], userPath: unknown): Promise<ResolvedPath> {
   const absolute = toAbsolute(roots, userPath);
   const shown = userPath as string;
-  if (findRoot(roots, absolute) === undefined) throw outside(roots, shown);
+  if ((await intactRoot(roots, absolute)) === undefined) throw outside(roots, shown);
   assertNotRootOrAncestor(roots, shown, absolute);
   const { root, path: entry } = await resolveParent(roots, shown, absolute);
   try {
@@ -222,7 +267,7 @@ export async function resolveEntry(roots: readonly GrantedRoot[], userPath: unkn
 export async function resolveForCreate(roots: readonly GrantedRoot[], userPath: unknown): Promise<ResolvedPath> {
   const absolute = toAbsolute(roots, userPath);
   const shown = userPath as string;
-  if (findRoot(roots, absolute) === undefined) throw outside(roots, shown);
+  if ((await intactRoot(roots, absolute)) === undefined) throw outside(roots, shown);
   assertNotRootOrAncestor(roots, shown, absolute);
   const resolved = await resolveParent(roots, shown, absolute);
   try {
@@ -264,11 +309,15 @@ async function resolveParent(roots: readonly GrantedRoot[], shown: string, absol
   const entry = path.join(realParent, name);
   const root = findRoot(roots, realParent);
   if (root === undefined) throw outside(roots, shown, ' (its folder is a link leading outside)');
+  if (root !== findRoot(roots, absolute)) await assertRootIntact(root);
   assertNotRootOrAncestor(roots, shown, entry);
   return { root, path: entry };
 }
 
-/** Writes a new file; fails with EEXIST (never follows or replaces anything) if the name is taken. */
+/**
+ * Writes a new file; fails with EEXIST (never follows or replaces anything) if the name is taken. By path: for the
+ * packs' own files and the Host; the file tools use ConfinedFolder.writeNewFile (confinedFs.ts).
+ */
 export async function createExclusive(filePath: string, data: string | Uint8Array): Promise<void> {
   const handle = await open(filePath, 'wx');
   let ok = false;
@@ -285,6 +334,7 @@ export async function createExclusive(filePath: string, data: string | Uint8Arra
 /**
  * Replaces (or creates) `filePath` all at once: a temp file in the same folder created with `wx`,
  * written, fsynced, then renamed over the target. A link at the target is replaced, not followed.
+ * By path, like createExclusive; the file tools use ConfinedFolder.replaceFile.
  */
 export async function writeFileAtomically(
   filePath: string,

@@ -2,10 +2,25 @@
  * Every file tool against paths that try to leave the granted folders. Each attempt must be
  * refused with a clear error, and nothing outside the roots may be read or changed.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolOutcome } from '../../toolTypes.js';
+import type { GrantedRoot, ToolContext, ToolOutcome, UndoRecord } from '../../toolTypes.js';
 import { copy } from './copy.js';
 import { deletePermanently } from './deletePermanently.js';
 import { listFolder } from './listFolder.js';
@@ -14,7 +29,8 @@ import { moveToTrash } from './moveToTrash.js';
 import { readText } from './readText.js';
 import { searchFiles } from './searchFiles.js';
 import type { Fixture } from './testFixture.js';
-import { makeFixture } from './testFixture.js';
+import { identityOf, makeFixture } from './testFixture.js';
+import { applyUndo } from './undo.js';
 import { writeText } from './writeText.js';
 
 let fx: Fixture;
@@ -35,8 +51,7 @@ afterEach(() => {
 type Attempt = (p: string) => Promise<ToolOutcome>;
 
 /** Every tool, aimed at one path (as the thing read, written, or the destination). */
-function attempts(): Record<string, Attempt> {
-  const { ctx } = fx;
+function attempts(ctx: ToolContext = fx.ctx): Record<string, Attempt> {
   const inside = path.join(fx.reports, 'notes.txt');
   return {
     list_folder: (p) => listFolder.run({ path: p }, ctx),
@@ -252,5 +267,186 @@ describe('overwriting', () => {
       code: 'ALREADY_EXISTS',
     });
     expect(readFileSync(notes, 'utf8')).toBe('hello notes\nsecond line\n');
+  });
+});
+
+const GRANT_CHANGED = /is no longer the folder you granted \(it was replaced or moved\); grant it again in Settings\./;
+
+describe('a granted folder that is no longer the one granted', () => {
+  /** Swaps Reports as another program would, runs `body`, and puts Reports back (the snapshot must match). */
+  async function whileSwapped(replace: () => void, body: () => Promise<void>): Promise<void> {
+    renameSync(fx.reports, `${fx.reports}.old`);
+    try {
+      replace();
+      await body();
+    } finally {
+      rmSync(fx.reports, { recursive: true, force: true });
+      renameSync(`${fx.reports}.old`, fx.reports);
+    }
+  }
+
+  async function everyToolRefuses(ctx: ToolContext, paths: string[]): Promise<void> {
+    for (const [name, attempt] of Object.entries(attempts(ctx))) {
+      for (const p of paths) {
+        await expectRefused(attempt, p, 'OUTSIDE_GRANTED_FOLDERS', GRANT_CHANGED).catch((err: Error) => {
+          throw new Error(`${name} on ${p}: ${err.message}`);
+        });
+      }
+    }
+  }
+
+  it('mv Docs Docs.old; ln -s / Docs: every tool refuses, naming the changed grant', async () => {
+    await whileSwapped(
+      () => symlinkSync('/', fx.reports),
+      async () => {
+        await everyToolRefuses(fx.ctx, [path.join(fx.reports, 'etc', 'hostname'), 'etc/hostname', 'etc', fx.reports]);
+        await expect(readText.run({ path: '/etc/hostname' }, fx.ctx)).rejects.toMatchObject({
+          code: 'OUTSIDE_GRANTED_FOLDERS',
+        });
+      },
+    );
+  });
+
+  it('a new folder at the same path is refused too, however it is filled', async () => {
+    await whileSwapped(
+      () => {
+        mkdirSync(fx.reports);
+        writeFileSync(path.join(fx.reports, 'notes.txt'), 'planted');
+      },
+      () => everyToolRefuses(fx.ctx, [path.join(fx.reports, 'notes.txt'), 'notes.txt']),
+    );
+  });
+
+  it('the grant is its identity: a root whose path now resolves to / is refused in the worker', async () => {
+    // As if the grant's path were resolved anew on each call and now led to the disk's root.
+    const ctx = { ...fx.ctx, roots: [{ ...(fx.roots[0] as GrantedRoot), path: '/' }] };
+    await everyToolRefuses(ctx, ['/etc/hostname', '/etc']);
+  });
+
+  it('a link to / moved onto a nested grant is refused as that grant', async () => {
+    const nested = path.join(fx.reports, 'Inner');
+    mkdirSync(nested);
+    const ctx = { ...fx.ctx, roots: [...fx.roots, { path: nested, untrusted: false, identity: identityOf(nested) }] };
+    symlinkSync('/', path.join(fx.reports, 'door'));
+    // The model cannot do it: a link moved into the grant is only a link there, and the grant's own path is never a
+    // destination (once its folder is gone, the grant is refused as changed).
+    await move.run({ from: path.join(fx.reports, 'door'), to: nested }, ctx);
+    await expect(readText.run({ path: path.join(nested, 'door', 'etc', 'hostname') }, ctx)).rejects.toThrow(
+      /through a link/,
+    );
+    rmSync(nested, { recursive: true });
+    symlinkSync('/', path.join(fx.reports, 'door'));
+    await expect(move.run({ from: path.join(fx.reports, 'door'), to: nested }, ctx)).rejects.toThrow(GRANT_CHANGED);
+    // Another program can: the grant then is a link to the disk's root.
+    renameSync(path.join(fx.reports, 'door'), nested);
+    await everyToolRefuses(ctx, [path.join(nested, 'etc', 'hostname'), path.join(nested, 'etc'), 'Inner/etc/hostname']);
+    // With the nested grant removed from the policy, the link is an ordinary link leading outside.
+    const reportsOnly = { ...fx.ctx, roots: fx.roots };
+    await expect(readText.run({ path: 'Inner/etc/hostname' }, reportsOnly)).rejects.toThrow(/through a link/);
+    rmSync(nested);
+  });
+});
+
+describe("Homebody's trash replaced by a link", () => {
+  it('is refused, and nothing is moved through it', async () => {
+    const trash = path.join(fx.base, 'appdata', 'linked-trash');
+    symlinkSync(fx.outside, trash);
+    const ctx = { ...fx.ctx, trashDir: trash };
+    await expect(moveToTrash.run({ path: path.join(fx.reports, 'notes.txt') }, ctx)).rejects.toThrow(
+      /Homebody's folder .*linked-trash.* was replaced or moved \(or is now a link\)/,
+    );
+    await expect(
+      writeText.run({ path: path.join(fx.reports, 'notes.txt'), content: 'x', overwrite: true }, ctx),
+    ).rejects.toThrow(/linked-trash/);
+    expect(readFileSync(path.join(fx.reports, 'notes.txt'), 'utf8')).toBe('hello notes\nsecond line\n');
+  });
+});
+
+describe('hard links into a granted folder from outside', () => {
+  const secret = (): string => path.join(fx.outside, 'secret.txt');
+  const hard = (): string => path.join(fx.reports, 'hard.txt');
+  beforeEach(() => linkSync(secret(), hard()));
+
+  it('are never read, searched inside, or copied, and the refusal names the link count', async () => {
+    await expect(readText.run({ path: hard() }, fx.ctx)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/has 2 hard links .*outside the folders you granted/),
+    });
+    await expect(copy.run({ from: hard(), to: path.join(fx.reports, 'loot') }, fx.ctx)).rejects.toThrow(
+      /has 2 hard links/,
+    );
+    const found = await searchFiles.run({ folder: fx.reports, contains: 'SECRET' }, fx.ctx);
+    expect(found.result).toMatchObject({ matches: [], skippedHardLinks: 1 });
+    // A folder copy leaves it out and says so.
+    mkdirSync(path.join(fx.reports, 'box'));
+    linkSync(secret(), path.join(fx.reports, 'box', 'inner-hard.txt'));
+    writeFileSync(path.join(fx.reports, 'box', 'plain.txt'), 'plain');
+    const copied = await copy.run({ from: path.join(fx.reports, 'box'), to: path.join(fx.downloads, 'box') }, fx.ctx);
+    expect(copied.result).toMatchObject({ files: 1, note: expect.stringMatching(/1 files with more than one name/) });
+    expect(readdirSync(path.join(fx.downloads, 'box'))).toEqual(['plain.txt']);
+    expect(existsSync(path.join(fx.reports, 'loot'))).toBe(false);
+  });
+
+  it('an overwrite replaces the name only; the outside content stays, and undo never reads it', async () => {
+    const out = await writeText.run({ path: hard(), content: 'mine now', overwrite: true }, fx.ctx);
+    expect(readFileSync(hard(), 'utf8')).toBe('mine now');
+    expect(statSync(hard()).nlink).toBe(1);
+    expect(readFileSync(secret(), 'utf8')).toBe('TOP SECRET');
+    // The old version is kept as one more name of the same file, not as a copy of its bytes.
+    const backup = (out.undo as Extract<UndoRecord, { kind: 'restore-file' }>).backup;
+    expect(statSync(backup).ino).toBe(statSync(secret()).ino);
+    await applyUndo(out.undo as UndoRecord, fx.ctx);
+    expect(statSync(hard()).ino).toBe(statSync(secret()).ino);
+    await expect(readText.run({ path: hard() }, fx.ctx)).rejects.toThrow(/hard links/);
+  });
+
+  const shm = '/dev/shm';
+  const otherDevice = existsSync(shm) && statSync(shm).dev !== statSync(os.tmpdir()).dev;
+  it.skipIf(!otherDevice)(
+    'refuses to overwrite or move it where that would copy its bytes (another disk)',
+    async () => {
+      const far = mkdtempSync(path.join(shm, 'hb-far-'));
+      try {
+        const ctx = { ...fx.ctx, trashDir: path.join(far, 'trash') };
+        await expect(writeText.run({ path: hard(), content: 'x', overwrite: true }, ctx)).rejects.toThrow(
+          /could keep this one only by reading it/,
+        );
+        expect(statSync(hard()).ino).toBe(statSync(secret()).ino);
+        const farRoot = { path: far, untrusted: false, identity: identityOf(far) };
+        const wide = { ...fx.ctx, roots: [...fx.roots, farRoot] };
+        await expect(move.run({ from: hard(), to: far }, wide)).rejects.toThrow(/hard links/);
+        expect(existsSync(hard())).toBe(true);
+      } finally {
+        rmSync(far, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('moves within a disk keep it one file; nothing outside is linked in', async () => {
+    const out = await move.run({ from: hard(), to: path.join(fx.downloads, 'moved.txt') }, fx.ctx);
+    expect(lstatSync(path.join(fx.downloads, 'moved.txt')).nlink).toBe(2);
+    expect(existsSync(hard())).toBe(false);
+    await applyUndo(out.undo as UndoRecord, fx.ctx);
+    expect(statSync(hard()).ino).toBe(statSync(secret()).ino);
+    rmSync(hard());
+  });
+});
+
+describe.runIf(process.platform === 'linux')('descriptors', () => {
+  it('every tool closes what it opened, whether it succeeds or is refused', async () => {
+    const count = (): number => readdirSync('/proc/self/fd').length;
+    mkdirSync(path.join(fx.reports, 'tree', 'sub'), { recursive: true });
+    writeFileSync(path.join(fx.reports, 'tree', 'sub', 'x.txt'), 'x');
+    await listFolder.run({ path: '.' }, fx.ctx); // loads what the tools load once
+    const start = count();
+    for (const attempt of Object.values(attempts())) {
+      for (const p of ['notes.txt', 'tree', 'missing/x.txt', 'outside-dir/secret.txt', 'secret-link.txt']) {
+        await attempt(p).catch(() => undefined);
+        if (existsSync(path.join(fx.reports, 'loot'))) rmSync(path.join(fx.reports, 'loot'), { recursive: true });
+        if (!existsSync(path.join(fx.reports, 'notes.txt'))) writeFileSync(path.join(fx.reports, 'notes.txt'), 'n');
+        if (!existsSync(path.join(fx.reports, 'tree'))) mkdirSync(path.join(fx.reports, 'tree'));
+      }
+    }
+    expect(count()).toBe(start);
   });
 });

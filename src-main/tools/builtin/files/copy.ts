@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { ConfinedFolder } from '../../sandbox/confinedFs.js';
+import { openFolderAt, withParent } from '../../sandbox/confinedFs.js';
 import { fsError, isInsideOrSame, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
 import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
@@ -8,6 +8,7 @@ import { objectSchema, pathParam, shownArg } from './common.js';
 import {
   alreadyExists,
   COPY_LIMITS,
+  copyFileBetween,
   copyTree,
   errnoCode,
   formatBytes,
@@ -22,7 +23,8 @@ export const copy: ToolDefinition<CopyArgs> = {
   description:
     'Copy a file, or a folder with everything inside it. If "to" is an existing folder, the copy goes inside it ' +
     `and keeps its name; otherwise "to" is the full path of the copy. Never replaces anything. Folders: at most ` +
-    `${COPY_LIMITS.maxEntries} items and ${formatBytes(COPY_LIMITS.maxBytes)}; links inside are left out.`,
+    `${COPY_LIMITS.maxEntries} items and ${formatBytes(COPY_LIMITS.maxBytes)}; links inside are left out, and so are ` +
+    'files with more than one name (hard links).',
   parameters: objectSchema(
     {
       from: pathParam('The file or folder to copy: a full path, or a path relative to the first granted folder.'),
@@ -31,6 +33,8 @@ export const copy: ToolDefinition<CopyArgs> = {
     ['from', 'to'],
   ),
   risk: 'write',
+  pathArgs: { from: 'existing', to: 'destination' },
+  provenance: { writes: [{ key: { field: 'to', prefix: 'file:' }, from: { field: 'from', prefix: 'file:' } }] },
   describe(args) {
     return {
       title: 'Copy',
@@ -43,38 +47,62 @@ export const copy: ToolDefinition<CopyArgs> = {
   },
   async run(args, ctx): Promise<ToolOutcome> {
     const source = await resolveExisting(ctx.roots, args.from);
-    const sourceStats = await stat(source.path);
     const dest = await resolveDestination(ctx.roots, args.to, path.basename(source.path));
-    if (dest.occupiedBy !== undefined) throw alreadyExists(dest.path);
-
     const result: { [key: string]: JsonValue } = { copied: true, from: source.path, to: dest.path };
-    if (sourceStats.isFile()) {
-      try {
-        await copyFile(source.path, dest.path, constants.COPYFILE_EXCL);
-      } catch (err) {
-        if (errnoCode(err) === 'EEXIST') throw alreadyExists(dest.path);
-        throw fsError(err, args.from);
-      }
-      result.kind = 'file';
-      result.bytes = sourceStats.size;
-    } else if (sourceStats.isDirectory()) {
+
+    // The source is opened once (a folder down from its granted folder, a file in its open folder), the copy created
+    // in its open destination folder, and the bytes go from descriptor to descriptor: nothing is followed.
+    await withParent(dest, async (target, name) => {
+      if ((await target.lstat(name)) !== undefined) throw alreadyExists(dest.path);
+      const sourceKind =
+        source.path === source.root.path
+          ? 'folder'
+          : await withParent(source, async (folder, sourceName) => {
+              const stats = await folder.lstat(sourceName);
+              if (stats === undefined) throw new ToolError('NOT_FOUND', `${showPath(args.from)} does not exist.`);
+              if (stats.isFile()) {
+                result.bytes = await copyFileBetween(folder, sourceName, target, name, ctx.signal).catch((err) => {
+                  if (errnoCode(err) === 'EEXIST') throw alreadyExists(dest.path);
+                  throw fsError(err, args.from);
+                });
+                return 'file';
+              }
+              if (stats.isDirectory()) return 'folder';
+              throw new ToolError('NOT_A_FILE', `${showPath(args.from)} is neither a file nor a folder.`);
+            });
+      result.kind = sourceKind;
+      if (sourceKind === 'file') return;
+
       if (isInsideOrSame(source.path, dest.path)) {
         throw new ToolError('INVALID_PATH', `A folder cannot be copied into itself (${showPath(args.to)}).`);
       }
+      let from: ConfinedFolder;
       try {
-        await measureTree(source.path, COPY_LIMITS, ctx.signal);
-        const counts = await copyTree(source.path, dest.path, { links: 'skip', signal: ctx.signal });
-        result.kind = 'folder';
+        from = await openFolderAt(source.root, source.path);
+      } catch (err) {
+        throw fsError(err, args.from);
+      }
+      try {
+        await measureTree(from, COPY_LIMITS, ctx.signal);
+        const counts = await copyTree(from, target, name, { links: 'skip', signal: ctx.signal });
         result.files = counts.files;
         result.folders = counts.folders;
-        if (counts.skipped > 0) result.note = `${counts.skipped} links or special files were not copied.`;
+        const notes: string[] = [];
+        if (counts.skipped > 0) notes.push(`${counts.skipped} links or special files were not copied.`);
+        if (counts.hardLinked > 0) {
+          notes.push(
+            `${counts.hardLinked} files with more than one name (hard links) were not copied: another of their ` +
+              'names may lie outside the folders you granted.',
+          );
+        }
+        if (notes.length > 0) result.note = notes.join(' ');
       } catch (err) {
         if (errnoCode(err) === 'EEXIST') throw alreadyExists(dest.path);
         throw fsError(err, args.from);
+      } finally {
+        await from.close();
       }
-    } else {
-      throw new ToolError('NOT_A_FILE', `${showPath(args.from)} is neither a file nor a folder.`);
-    }
+    });
     return { result, undo: { kind: 'remove-created', path: dest.path } };
   },
 };

@@ -1,9 +1,9 @@
-import { lstat, rm, rmdir, unlink } from 'node:fs/promises';
+import { withParent } from '../../sandbox/confinedFs.js';
 import { fsError, resolveEntry, showPath } from '../../sandbox/pathGuard.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { boolArg, objectSchema, pathParam, shownArg } from './common.js';
-import { errnoCode, kindOf } from './fsHelpers.js';
+import { errnoCode, kindOf, removeTree } from './fsHelpers.js';
 
 export type DeletePermanentlyArgs = { path: string; recursive?: boolean };
 
@@ -23,6 +23,7 @@ export const deletePermanently: ToolDefinition<DeletePermanentlyArgs> = {
     ['path'],
   ),
   risk: 'irreversible',
+  pathArgs: { path: 'entry' },
   describe(args) {
     const recursive = args.recursive === true;
     return {
@@ -39,29 +40,36 @@ export const deletePermanently: ToolDefinition<DeletePermanentlyArgs> = {
   async run(args, ctx): Promise<ToolOutcome> {
     const recursive = boolArg(args.recursive);
     const entry = await resolveEntry(ctx.roots, args.path);
-    const stats = await lstat(entry.path);
-    const kind = kindOf(stats);
-    try {
-      if (stats.isDirectory()) {
-        if (recursive) {
-          // rm removes links inside a folder as links; it never follows them.
-          await rm(entry.path, { recursive: true });
+    // Relative to its open, checked folder; a folder's tree is walked without following a link (removeTree).
+    const kind = await withParent(entry, async (folder, name) => {
+      const stats = await folder.lstat(name);
+      if (stats === undefined) throw new ToolError('NOT_FOUND', `${showPath(args.path)} does not exist.`);
+      try {
+        if (stats.isDirectory()) {
+          if (recursive) await removeTree(folder, name, ctx.signal);
+          else await folder.rmdir(name);
         } else {
-          await rmdir(entry.path);
+          // A link is deleted as a link; where it points is untouched.
+          await folder.unlink(name);
         }
-      } else {
-        // A link is deleted as a link; where it points is untouched.
-        await unlink(entry.path);
+      } catch (err) {
+        const notEmpty = errnoCode(err) === 'ENOTEMPTY' || errnoCode(err) === 'EEXIST';
+        if (notEmpty && recursive) {
+          throw new ToolError(
+            'IO_ERROR',
+            `Something was added to ${showPath(args.path)} while Homebody was deleting it; what is left there was not deleted.`,
+          );
+        }
+        if (notEmpty) {
+          throw new ToolError(
+            'IO_ERROR',
+            `The folder ${showPath(args.path)} is not empty and was not deleted. Set recursive to true to delete it with everything inside.`,
+          );
+        }
+        throw fsError(err, args.path);
       }
-    } catch (err) {
-      if (errnoCode(err) === 'ENOTEMPTY' || errnoCode(err) === 'EEXIST') {
-        throw new ToolError(
-          'IO_ERROR',
-          `The folder ${showPath(args.path)} is not empty and was not deleted. Set recursive to true to delete it with everything inside.`,
-        );
-      }
-      throw fsError(err, args.path);
-    }
+      return kindOf(stats);
+    });
     return { result: { deleted: true, kind, path: entry.path } };
   },
 };

@@ -1,5 +1,5 @@
-import { lstat, opendir } from 'node:fs/promises';
-import path from 'node:path';
+import type { ConfinedFolder } from '../../sandbox/confinedFs.js';
+import { openFolderAt } from '../../sandbox/confinedFs.js';
 import { fsError, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
 import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
@@ -31,6 +31,7 @@ export const listFolder: ToolDefinition<ListFolderArgs> = {
     ['path'],
   ),
   risk: 'read',
+  pathArgs: { path: 'existing' },
   describe(args) {
     return {
       title: 'List a folder',
@@ -41,19 +42,12 @@ export const listFolder: ToolDefinition<ListFolderArgs> = {
   async run(args, ctx): Promise<ToolOutcome> {
     const limit = intArg(args.limit, LIST_MAX_ENTRIES, 1, LIST_MAX_ENTRIES);
     const { root, path: folder } = await resolveExisting(ctx.roots, args.path);
-    const found: Array<{ name: string; folder: boolean }> = [];
-    let moreThanScanned = false;
+    let open: ConfinedFolder;
     try {
-      const dir = await opendir(folder);
-      for await (const dirent of dir) {
-        if (found.length >= LIST_SCAN_LIMIT) {
-          moreThanScanned = true;
-          break; // leaving the loop closes the directory
-        }
-        found.push({ name: dirent.name, folder: dirent.isDirectory() });
-      }
+      // Opened down from the granted folder without following a link; names and sizes come from that open folder.
+      open = await openFolderAt(root, folder);
     } catch (err) {
-      if ((err as { code?: string }).code === 'ENOTDIR') {
+      if (err instanceof ToolError && err.code === 'NOT_A_FOLDER') {
         throw new ToolError(
           'NOT_A_FOLDER',
           `${showPath(args.path)} is a file, not a folder; use read_text to read it.`,
@@ -61,24 +55,38 @@ export const listFolder: ToolDefinition<ListFolderArgs> = {
       }
       throw fsError(err, args.path);
     }
-    found.sort((a, b) => Number(b.folder) - Number(a.folder) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-
+    const found: Array<{ name: string; folder: boolean }> = [];
     const shown: Array<{ name: string; kind: string; size?: number; modified: string }> = [];
-    for (const { name } of found.slice(0, limit)) {
-      ctx.signal.throwIfAborted();
+    let moreThanScanned = false;
+    try {
       try {
+        for await (const dirent of await open.opendir()) {
+          if (found.length >= LIST_SCAN_LIMIT) {
+            moreThanScanned = true;
+            break; // leaving the loop closes the directory
+          }
+          found.push({ name: dirent.name, folder: dirent.isDirectory() });
+        }
+      } catch (err) {
+        throw fsError(err, args.path);
+      }
+      found.sort((a, b) => Number(b.folder) - Number(a.folder) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+      for (const { name } of found.slice(0, limit)) {
+        ctx.signal.throwIfAborted();
         // lstat: a link is shown as a link; where it points is not looked at (it may lead outside).
-        const stats = await lstat(path.join(folder, name));
+        const stats = await open.lstat(name).catch(() => undefined);
+        if (stats === undefined) continue; // removed between listing and stat: leave it out
         const kind = kindOf(stats);
         shown.push({
           name,
           kind,
-          ...(kind === 'file' ? { size: stats.size } : {}),
+          ...(kind === 'file' ? { size: Number(stats.size) } : {}),
           modified: stats.mtime.toISOString(),
         });
-      } catch {
-        // Removed between listing and stat: leave it out.
       }
+    } finally {
+      await open.close();
     }
     const result: { [key: string]: JsonValue } = {
       folder,

@@ -1,10 +1,11 @@
-import { lstat, rename } from 'node:fs/promises';
 import path from 'node:path';
+import { ConfinedFolder, withParent } from '../../sandbox/confinedFs.js';
 import { fsError, isInsideOrSame, resolveEntry, showPath } from '../../sandbox/pathGuard.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, pathParam, shownArg } from './common.js';
-import { alreadyExists, kindOf, moveNoReplace, resolveDestination } from './fsHelpers.js';
+import type { EntryKind } from './fsHelpers.js';
+import { alreadyExists, kindOf, moveEntry, resolveDestination } from './fsHelpers.js';
 
 export type MoveArgs = { from: string; to: string };
 
@@ -21,6 +22,10 @@ export const move: ToolDefinition<MoveArgs> = {
     ['from', 'to'],
   ),
   risk: 'write',
+  pathArgs: { from: 'entry', to: 'destination' },
+  provenance: {
+    writes: [{ key: { field: 'to', prefix: 'file:' }, from: { field: 'from', prefix: 'file:' }, moved: true }],
+  },
   describe(args) {
     return {
       title: 'Move or rename',
@@ -33,32 +38,39 @@ export const move: ToolDefinition<MoveArgs> = {
   },
   async run(args, ctx): Promise<ToolOutcome> {
     const source = await resolveEntry(ctx.roots, args.from);
-    const sourceStats = await lstat(source.path);
     const dest = await resolveDestination(ctx.roots, args.to, path.basename(source.path));
-
     if (dest.path === source.path) {
       throw new ToolError(
         'INVALID_PATH',
         `${showPath(args.from)} is already at ${showPath(args.to)}; nothing to move.`,
       );
     }
-    if (sourceStats.isDirectory() && isInsideOrSame(source.path, dest.path)) {
-      throw new ToolError('INVALID_PATH', `A folder cannot be moved into itself (${showPath(args.to)}).`);
-    }
-    try {
-      if (dest.occupiedBy !== undefined) {
-        // The same entry under another spelling: a case-only rename on a case-insensitive disk.
-        const same = dest.occupiedBy.dev === sourceStats.dev && dest.occupiedBy.ino === sourceStats.ino;
-        if (!same) throw alreadyExists(dest.path);
-        await rename(source.path, dest.path);
-      } else {
-        await moveNoReplace(source.path, dest.path, ctx.signal);
-      }
-    } catch (err) {
-      throw fsError(err, args.from);
-    }
+    // Both sides are named relative to their open, checked folders (confinedFs); the entry itself is moved, a link as
+    // a link.
+    const kind = await withParent(source, (from, fromName) =>
+      withParent(dest, async (to, toName): Promise<EntryKind> => {
+        const stats = await from.lstat(fromName);
+        if (stats === undefined) throw new ToolError('NOT_FOUND', `${showPath(args.from)} does not exist.`);
+        if (stats.isDirectory() && isInsideOrSame(source.path, dest.path)) {
+          throw new ToolError('INVALID_PATH', `A folder cannot be moved into itself (${showPath(args.to)}).`);
+        }
+        try {
+          const occupant = await to.lstat(toName);
+          if (occupant !== undefined) {
+            // The same entry under another spelling: a case-only rename on a case-insensitive disk.
+            if (occupant.dev !== stats.dev || occupant.ino !== stats.ino) throw alreadyExists(dest.path);
+            await ConfinedFolder.rename(from, fromName, to, toName);
+          } else {
+            await moveEntry(from, fromName, to, toName, ctx.signal);
+          }
+        } catch (err) {
+          throw fsError(err, args.from);
+        }
+        return kindOf(stats);
+      }),
+    );
     return {
-      result: { moved: true, kind: kindOf(sourceStats), from: source.path, to: dest.path },
+      result: { moved: true, kind, from: source.path, to: dest.path },
       undo: { kind: 'move-back', from: source.path, to: dest.path },
     };
   },

@@ -1,7 +1,9 @@
-import { fsError, resolveEntry } from '../../sandbox/pathGuard.js';
+import { withParent } from '../../sandbox/confinedFs.js';
+import { fsError, resolveEntry, showPath } from '../../sandbox/pathGuard.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { objectSchema, pathParam, shownArg } from './common.js';
-import { kindOf, lstatOrNull, moveIntoTrash } from './fsHelpers.js';
+import { ToolError } from '../../toolTypes.js';
+import { kindOf, moveIntoTrashFrom } from './fsHelpers.js';
 
 export type MoveToTrashArgs = { path: string };
 
@@ -15,6 +17,7 @@ export const moveToTrash: ToolDefinition<MoveToTrashArgs> = {
     ['path'],
   ),
   risk: 'write',
+  pathArgs: { path: 'entry' },
   describe(args) {
     return {
       title: 'Move to trash',
@@ -24,15 +27,18 @@ export const moveToTrash: ToolDefinition<MoveToTrashArgs> = {
   },
   async run(args, ctx): Promise<ToolOutcome> {
     const entry = await resolveEntry(ctx.roots, args.path);
-    const stats = await lstatOrNull(entry.path);
-    let trashed: string;
-    try {
-      trashed = await moveIntoTrash(ctx, entry.path);
-    } catch (err) {
-      throw fsError(err, args.path);
-    }
+    // The entry is moved relative to its open, checked folder into an open trash slot (confinedFs).
+    const { kind, trashed } = await withParent(entry, async (folder, name) => {
+      const stats = await folder.lstat(name);
+      if (stats === undefined) throw new ToolError('NOT_FOUND', `${showPath(args.path)} does not exist.`);
+      try {
+        return { kind: kindOf(stats), trashed: await moveIntoTrashFrom(ctx, folder, name) };
+      } catch (err) {
+        throw fsError(err, args.path);
+      }
+    });
     return {
-      result: { trashed: true, kind: stats ? kindOf(stats) : 'file', path: entry.path },
+      result: { trashed: true, kind, path: entry.path },
       undo: { kind: 'untrash', trashed, original: entry.path },
     };
   },

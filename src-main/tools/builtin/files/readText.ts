@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { fsError, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
+import { assertOnlyName, withParent } from '../../sandbox/confinedFs.js';
+import { resolveExisting, showPath } from '../../sandbox/pathGuard.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, pathParam, shownArg } from './common.js';
@@ -18,8 +18,8 @@ export const READ_MAX_BYTES = 256 * 1024;
 const SNIFF_BYTES = 8192;
 
 /**
- * O_NOFOLLOW: the path is already a realpath; if a link was swapped in since, refuse rather than follow.
- * O_NONBLOCK: opening a named pipe must not hang the worker (it is then refused as not a regular file).
+ * For the packs that read their own files by path: O_NOFOLLOW refuses a link swapped in since the path was checked;
+ * O_NONBLOCK keeps a named pipe from hanging the worker (it is then refused as not a regular file).
  */
 export const READ_OPEN_FLAGS =
   constants.O_RDONLY | (process.platform === 'win32' ? 0 : constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -42,6 +42,8 @@ export const readText: ToolDefinition<ReadTextArgs> = {
     ['path'],
   ),
   risk: 'read',
+  pathArgs: { path: 'existing' },
+  provenance: { reads: [{ field: 'path', prefix: 'file:' }] },
   describe(args) {
     const details = [{ label: 'File', value: shownArg(args.path) }];
     if (args.maxBytes !== undefined) details.push({ label: 'First bytes only', value: String(args.maxBytes) });
@@ -53,67 +55,63 @@ export const readText: ToolDefinition<ReadTextArgs> = {
   },
   async run(args, ctx): Promise<ToolOutcome> {
     const explicit = args.maxBytes === undefined ? undefined : intArg(args.maxBytes, READ_MAX_BYTES, 1, READ_MAX_BYTES);
-    const { root, path: file } = await resolveExisting(ctx.roots, args.path);
-    let handle;
-    try {
-      handle = await open(file, READ_OPEN_FLAGS);
-    } catch (err) {
-      if ((err as { code?: string }).code === 'EISDIR') {
-        throw new ToolError('NOT_A_FILE', `${showPath(args.path)} is a folder; use list_folder to see inside it.`);
-      }
-      throw fsError(err, args.path);
+    const place = await resolveExisting(ctx.roots, args.path);
+    const { root, path: file } = place;
+    if (file === root.path) {
+      throw new ToolError('NOT_A_FILE', `${showPath(args.path)} is a folder; use list_folder to see inside it.`);
     }
-    try {
-      const stats = await handle.stat();
-      if (stats.isDirectory()) {
-        throw new ToolError('NOT_A_FILE', `${showPath(args.path)} is a folder; use list_folder to see inside it.`);
-      }
-      if (!stats.isFile()) throw new ToolError('NOT_A_FILE', `${showPath(args.path)} is not a regular file.`);
-      if (explicit === undefined && stats.size > READ_MAX_BYTES) {
-        throw new ToolError(
-          'TOO_LARGE',
-          `${showPath(args.path)} is ${formatBytes(stats.size)} (${stats.size} bytes), more than the ${READ_MAX_BYTES / 1024} KiB ` +
-            `that can be read at once. Pass maxBytes (up to ${READ_MAX_BYTES}) to read only its beginning.`,
-        );
-      }
-      const want = Math.min(stats.size, explicit ?? READ_MAX_BYTES);
-      const buffer = Buffer.alloc(want);
-      let got = 0;
-      while (got < want) {
-        ctx.signal.throwIfAborted();
-        const { bytesRead } = await handle.read(buffer, got, want - got, got);
-        if (bytesRead === 0) break; // the file shrank meanwhile
-        got += bytesRead;
-      }
-      const bytes = buffer.subarray(0, got);
-      if (bytes.subarray(0, SNIFF_BYTES).includes(0)) {
-        throw new ToolError(
-          'NOT_A_FILE',
-          `${showPath(args.path)} looks like a binary file, not text; it was not read.`,
-        );
-      }
-      const truncated = got < stats.size;
-      let text: string;
+    // Opened once, relative to its checked folder, and checked to be that file before a byte is read (confinedFs).
+    return withParent(place, async (folder, name) => {
+      const { handle, stats } = await folder.openFile(name);
       try {
-        // stream: true keeps a multi-byte character cut at the end of a partial read from counting as invalid.
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: truncated });
-      } catch {
-        throw new ToolError(
-          'NOT_A_FILE',
-          `${showPath(args.path)} is not UTF-8 text (it may be binary or use another encoding); it was not read.`,
-        );
+        assertOnlyName(stats, file, 'read');
+        const size = Number(stats.size);
+        if (explicit === undefined && size > READ_MAX_BYTES) {
+          throw new ToolError(
+            'TOO_LARGE',
+            `${showPath(args.path)} is ${formatBytes(size)} (${size} bytes), more than the ${READ_MAX_BYTES / 1024} KiB ` +
+              `that can be read at once. Pass maxBytes (up to ${READ_MAX_BYTES}) to read only its beginning.`,
+          );
+        }
+        const want = Math.min(size, explicit ?? READ_MAX_BYTES);
+        const buffer = Buffer.alloc(want);
+        let got = 0;
+        while (got < want) {
+          ctx.signal.throwIfAborted();
+          const { bytesRead } = await handle.read(buffer, got, want - got, got);
+          if (bytesRead === 0) break; // the file shrank meanwhile
+          got += bytesRead;
+        }
+        const bytes = buffer.subarray(0, got);
+        if (bytes.subarray(0, SNIFF_BYTES).includes(0)) {
+          throw new ToolError(
+            'NOT_A_FILE',
+            `${showPath(args.path)} looks like a binary file, not text; it was not read.`,
+          );
+        }
+        const truncated = got < size;
+        let text: string;
+        try {
+          // stream: true keeps a multi-byte character cut at the end of a partial read from counting as invalid.
+          text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: truncated });
+        } catch {
+          throw new ToolError(
+            'NOT_A_FILE',
+            `${showPath(args.path)} is not UTF-8 text (it may be binary or use another encoding); it was not read.`,
+          );
+        }
+        return {
+          result: {
+            path: file,
+            size,
+            ...(truncated ? { truncated: true, bytesRead: got } : {}),
+            content: text,
+          },
+          ...(root.untrusted ? { untrustedSource: file } : {}),
+        };
+      } finally {
+        await handle.close();
       }
-      return {
-        result: {
-          path: file,
-          size: stats.size,
-          ...(truncated ? { truncated: true, bytesRead: got } : {}),
-          content: text,
-        },
-        ...(root.untrusted ? { untrustedSource: file } : {}),
-      };
-    } finally {
-      await handle.close();
-    }
+    });
   },
 };

@@ -1,11 +1,11 @@
 import type { Dirent } from 'node:fs';
-import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Anchor, ConfinedFolder } from '../../sandbox/confinedFs.js';
+import { openFolderAt, withParent } from '../../sandbox/confinedFs.js';
 import { findRoot, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
 import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, optionalString, pathParam, shownArg } from './common.js';
-import { READ_OPEN_FLAGS } from './readText.js';
 
 export type SearchFilesArgs = { folder: string; name?: string; contains?: string; maxResults?: number };
 
@@ -58,6 +58,8 @@ export const searchFiles: ToolDefinition<SearchFilesArgs> = {
     ['folder'],
   ),
   risk: 'read',
+  pathArgs: { folder: 'existing' },
+  provenance: { reads: [{ field: 'matches[].path', prefix: 'file:' }] },
   describe(args) {
     const details = [{ label: 'Folder', value: shownArg(args.folder) }];
     if (args.name !== undefined) details.push({ label: 'Name', value: shownArg(args.name) });
@@ -85,8 +87,14 @@ export const searchFiles: ToolDefinition<SearchFilesArgs> = {
     const needleLower = needle?.toLowerCase();
 
     const { root, path: base } = await resolveExisting(ctx.roots, args.folder);
-    if (!(await stat(base)).isDirectory()) {
-      throw new ToolError('NOT_A_FOLDER', `${showPath(args.folder)} is a file, not a folder.`);
+    let top: ConfinedFolder;
+    try {
+      top = await openFolderAt(root, base);
+    } catch (err) {
+      if (err instanceof ToolError && err.code === 'NOT_A_FOLDER') {
+        throw new ToolError('NOT_A_FOLDER', `${showPath(args.folder)} is a file, not a folder.`);
+      }
+      throw err;
     }
 
     const results: Array<{ [key: string]: JsonValue }> = [];
@@ -94,9 +102,12 @@ export const searchFiles: ToolDefinition<SearchFilesArgs> = {
     let contentFiles = 0;
     let bytesTotal = 0;
     let skippedLinks = 0;
+    let skippedHardLinks = 0;
     let stoppedBy: string | undefined;
     // Names and snippets from an untrusted folder (the searched one, a nested one, or a link's) taint the task.
     let untrustedSource = root.untrusted ? base : undefined;
+    // Breadth first, so shallow matches come first; each folder is opened again from the searched one, one name at a
+    // time without following a link (confinedFs), so holding no more than a few descriptors at once.
     const pending: Array<{ dir: string; depth: number }> = [{ dir: base, depth: 0 }];
 
     const record = (item: { [key: string]: JsonValue }, contentPath: string): void => {
@@ -105,78 +116,98 @@ export const searchFiles: ToolDefinition<SearchFilesArgs> = {
       if (untrustedSource === undefined && owner?.untrusted === true) untrustedSource = owner.path;
     };
 
-    search: while (pending.length > 0) {
-      ctx.signal.throwIfAborted();
-      const { dir, depth } = pending.shift() as { dir: string; depth: number };
-      let dirents: Dirent[];
-      try {
-        dirents = await readdir(dir, { withFileTypes: true });
-      } catch {
-        continue; // vanished or unreadable: search the rest
-      }
-      dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const dirent of dirents) {
+    try {
+      search: while (pending.length > 0) {
         ctx.signal.throwIfAborted();
-        if (visited >= SEARCH_LIMITS.maxVisited) {
-          stoppedBy = `after looking at ${SEARCH_LIMITS.maxVisited} files and folders`;
-          break search;
+        const { dir, depth } = pending.shift() as { dir: string; depth: number };
+        let folder: ConfinedFolder;
+        let dirents: Dirent[];
+        try {
+          folder = await top.openDescendant(dir);
+        } catch {
+          continue; // vanished, unreadable, or changed into a link: search the rest
         }
-        visited += 1;
-        const entry = path.join(dir, dirent.name);
-        let kind: 'file' | 'folder';
-        let contentPath = entry;
-        if (dirent.isSymbolicLink()) {
-          // Followed only when it stays inside the granted folders; never descended into (no loops).
-          let target: string;
+        try {
           try {
-            target = await realpath(entry);
+            dirents = await folder.readdir();
           } catch {
-            skippedLinks += 1;
             continue;
           }
-          const targetRoot = findRoot(ctx.roots, target);
-          if (targetRoot === undefined) {
-            skippedLinks += 1;
-            continue;
-          }
-          const targetStats = await stat(target).catch(() => undefined);
-          if (targetStats === undefined) continue;
-          kind = targetStats.isDirectory() ? 'folder' : 'file';
-          if (kind === 'file' && !targetStats.isFile()) continue;
-          contentPath = target;
-        } else if (dirent.isDirectory()) {
-          kind = 'folder';
-          if (depth + 1 <= SEARCH_LIMITS.maxDepth) pending.push({ dir: entry, depth: depth + 1 });
-        } else if (dirent.isFile()) {
-          kind = 'file';
-        } else {
-          continue;
-        }
+          dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+          for (const dirent of dirents) {
+            ctx.signal.throwIfAborted();
+            if (visited >= SEARCH_LIMITS.maxVisited) {
+              stoppedBy = `after looking at ${SEARCH_LIMITS.maxVisited} files and folders`;
+              break search;
+            }
+            visited += 1;
+            const entry = path.join(dir, dirent.name);
+            let kind: 'file' | 'folder';
+            // Where the content is read: the entry itself, or a link's target inside the granted folders.
+            let content: { root: Anchor; path: string } = { root, path: entry };
+            if (dirent.isSymbolicLink()) {
+              // Followed only when it stays inside the granted folders; never descended into (no loops).
+              let target: string;
+              try {
+                target = await folder.realpath(dirent.name);
+              } catch {
+                skippedLinks += 1;
+                continue;
+              }
+              const targetRoot = findRoot(ctx.roots, target);
+              if (targetRoot === undefined) {
+                skippedLinks += 1;
+                continue;
+              }
+              const targetKind = await kindAt(targetRoot, target);
+              if (targetKind === undefined) continue;
+              kind = targetKind;
+              content = { root: targetRoot, path: target };
+            } else if (dirent.isDirectory()) {
+              kind = 'folder';
+              if (depth + 1 <= SEARCH_LIMITS.maxDepth) pending.push({ dir: entry, depth: depth + 1 });
+            } else if (dirent.isFile()) {
+              kind = 'file';
+            } else {
+              continue;
+            }
 
-        if (!matchName(dirent.name)) continue;
-        if (needleLower === undefined) {
-          record({ path: entry, kind }, contentPath);
-        } else {
-          if (kind !== 'file') continue;
-          if (contentFiles >= SEARCH_LIMITS.maxContentFiles) {
-            stoppedBy = `after reading ${SEARCH_LIMITS.maxContentFiles} files`;
-            break search;
+            if (!matchName(dirent.name)) continue;
+            if (needleLower === undefined) {
+              record({ path: entry, kind }, content.path);
+            } else {
+              if (kind !== 'file') continue;
+              if (contentFiles >= SEARCH_LIMITS.maxContentFiles) {
+                stoppedBy = `after reading ${SEARCH_LIMITS.maxContentFiles} files`;
+                break search;
+              }
+              if (bytesTotal >= SEARCH_LIMITS.maxBytesTotal) {
+                stoppedBy = `after reading ${SEARCH_LIMITS.maxBytesTotal / (1024 * 1024)} MiB`;
+                break search;
+              }
+              contentFiles += 1;
+              const found =
+                content.path === entry
+                  ? await findInFile(folder, dirent.name, needleLower, SEARCH_LIMITS.maxBytesPerFile)
+                  : await withParent(content, (owner, name) =>
+                      findInFile(owner, name, needleLower, SEARCH_LIMITS.maxBytesPerFile),
+                    ).catch((): Found => ({ bytesRead: 0 }));
+              bytesTotal += found.bytesRead;
+              if (found.hardLinked) skippedHardLinks += 1;
+              if (found.line === undefined) continue;
+              record({ path: entry, kind, line: found.line, snippet: found.snippet ?? '' }, content.path);
+            }
+            if (results.length >= maxResults) {
+              stoppedBy = `at ${maxResults} results`;
+              break search;
+            }
           }
-          if (bytesTotal >= SEARCH_LIMITS.maxBytesTotal) {
-            stoppedBy = `after reading ${SEARCH_LIMITS.maxBytesTotal / (1024 * 1024)} MiB`;
-            break search;
-          }
-          contentFiles += 1;
-          const found = await findInFile(contentPath, needleLower, SEARCH_LIMITS.maxBytesPerFile);
-          bytesTotal += found.bytesRead;
-          if (found.line === undefined) continue;
-          record({ path: entry, kind, line: found.line, snippet: found.snippet ?? '' }, contentPath);
-        }
-        if (results.length >= maxResults) {
-          stoppedBy = `at ${maxResults} results`;
-          break search;
+        } finally {
+          await folder.close();
         }
       }
+    } finally {
+      await top.close();
     }
 
     const result: { [key: string]: JsonValue } = { folder: base, matches: results };
@@ -184,6 +215,12 @@ export const searchFiles: ToolDefinition<SearchFilesArgs> = {
       result.note = `The search stopped ${stoppedBy}; there may be more. Search a smaller folder or a more specific name.`;
     }
     if (skippedLinks > 0) result.skippedLinks = skippedLinks;
+    if (skippedHardLinks > 0) {
+      result.skippedHardLinks = skippedHardLinks;
+      result.hardLinkNote =
+        `${skippedHardLinks} files with more than one name (hard links) were not searched inside: another of their ` +
+        'names may lie outside the folders you granted.';
+    }
     if (needleLower !== undefined) {
       result.contentNote = `Only the first ${SEARCH_LIMITS.maxBytesPerFile / (1024 * 1024)} MiB of each text file is searched.`;
     }
@@ -228,21 +265,39 @@ function globMatch(pattern: readonly string[], name: readonly string[]): boolean
   return p === pattern.length;
 }
 
-async function findInFile(
-  file: string,
-  needleLower: string,
-  maxBytes: number,
-): Promise<{ bytesRead: number; line?: number; snippet?: string }> {
-  let handle;
+interface Found {
+  bytesRead: number;
+  line?: number;
+  snippet?: string;
+  /** Not read: a file with more than one name. */
+  hardLinked?: boolean;
+}
+
+/** What a link inside the granted folders leads to: a folder, a regular file, or (anything else) undefined. */
+async function kindAt(root: Anchor, target: string): Promise<'file' | 'folder' | undefined> {
+  if (target === root.path) return 'folder';
   try {
-    handle = await open(file, READ_OPEN_FLAGS);
+    const stats = await withParent({ root, path: target }, (owner, name) => owner.lstat(name));
+    if (stats?.isDirectory()) return 'folder';
+    if (stats?.isFile()) return 'file';
   } catch {
-    return { bytesRead: 0 }; // gone, or not openable (a link swapped in): skip it
+    // Changed or unreadable: leave it out.
   }
+  return undefined;
+}
+
+/** Looks for the text in the first `maxBytes` of the file `name`, opened once in its checked folder. */
+async function findInFile(folder: ConfinedFolder, name: string, needleLower: string, maxBytes: number): Promise<Found> {
+  let opened;
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return { bytesRead: 0 };
-    const want = Math.min(stats.size, maxBytes);
+    opened = await folder.openFile(name);
+  } catch {
+    return { bytesRead: 0 }; // gone, not a regular file, or changed into a link: skip it
+  }
+  const { handle, stats } = opened;
+  try {
+    if (stats.nlink > 1n) return { bytesRead: 0, hardLinked: true };
+    const want = Math.min(Number(stats.size), maxBytes);
     const buffer = Buffer.alloc(want);
     let got = 0;
     while (got < want) {

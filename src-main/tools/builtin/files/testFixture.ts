@@ -1,7 +1,8 @@
 /**
  * Real temp folders for the file tool tests: two granted roots (one untrusted), a sibling whose
- * name starts with a root's name, an outside folder with a secret, and the trash. `snapshot()`
- * records everything outside the roots so a test can assert that an attack changed nothing there.
+ * name starts with a root's name, an outside folder with a secret, and the trash. The grants carry the
+ * folders' identity, as the Host records them. `snapshot()` records everything outside the roots (kind,
+ * mode and content) so a test can assert that an attack changed nothing there.
  */
 import {
   lstatSync,
@@ -16,7 +17,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { GrantedRoot, ToolContext } from '../../toolTypes.js';
+import type { FolderIdentity, GrantedRoot, ToolContext } from '../../toolTypes.js';
 import { refusingServices, testPackConfig } from '../../packFixture.js';
 
 export interface Fixture {
@@ -37,6 +38,12 @@ export interface Fixture {
   cleanup(): void;
 }
 
+/** A folder's device and inode as a grant records them. */
+export function identityOf(folder: string): FolderIdentity {
+  const stats = lstatSync(folder, { bigint: true });
+  return { dev: stats.dev.toString(), ino: stats.ino.toString() };
+}
+
 export function makeFixture(): Fixture {
   const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hb-files-')));
   const reports = path.join(base, 'Reports');
@@ -49,9 +56,10 @@ export function makeFixture(): Fixture {
   writeFileSync(path.join(outside, 'dir', 'inner.txt'), 'inner secret');
   writeFileSync(path.join(reports2, 'q3.txt'), 'sibling content');
   writeFileSync(path.join(reports, 'notes.txt'), 'hello notes\nsecond line\n');
+  // Bound to the folders' identity, as the Host records it when the user grants a folder.
   const roots: GrantedRoot[] = [
-    { path: reports, untrusted: false },
-    { path: downloads, untrusted: true },
+    { path: reports, untrusted: false, identity: identityOf(reports) },
+    { path: downloads, untrusted: true, identity: identityOf(downloads) },
   ];
   const ctx: ToolContext = {
     roots,
@@ -69,11 +77,12 @@ export function makeFixture(): Fixture {
         const p = path.join(dir, name);
         if (granted.has(p)) continue;
         const stats = lstatSync(p);
+        const mode = (stats.mode & 0o7777).toString(8);
         if (stats.isSymbolicLink()) out.set(p, `link:${readlinkSync(p)}`);
         else if (stats.isDirectory()) {
-          out.set(p, 'folder');
+          out.set(p, `folder:${mode}`);
           walk(p);
-        } else out.set(p, `file:${readFileSync(p, 'utf8')}`);
+        } else out.set(p, `file:${mode}:${readFileSync(p, 'utf8')}`);
       }
     };
     walk(base);

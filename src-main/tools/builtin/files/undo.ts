@@ -12,12 +12,17 @@
  *   but kept).
  * - remove-created {path}: `path` was created; undo moves it to the trash.
  * - untrash {trashed, original}: undo moves `trashed` back to `original`.
+ *
+ * Like the tools, every move names both sides relative to open, checked folders (sandbox/confinedFs): the granted
+ * folder (or the pack's, or the trash) is opened and checked, then walked down without following a link.
  */
 import path from 'node:path';
+import type { ConfinedFolder, Place } from '../../sandbox/confinedFs.js';
+import { withParent } from '../../sandbox/confinedFs.js';
 import { fsError, resolveEntry, resolveForCreate, showPath } from '../../sandbox/pathGuard.js';
 import type { ToolContext, ToolOutcome, UndoRecord } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
-import { assertInTrash, lstatOrNull, moveIntoTrash, moveNoReplace, removeEmptySlot } from './fsHelpers.js';
+import { moveEntry, moveIntoTrashFrom, removeEmptySlot, trashPlace } from './fsHelpers.js';
 
 function occupied(p: string): ToolError {
   return new ToolError(
@@ -30,20 +35,29 @@ function gone(p: string, what: string): ToolError {
   return new ToolError('NOT_FOUND', `Cannot undo: ${showPath(p)} no longer exists (${what}). Nothing was changed.`);
 }
 
-async function currentEntry(ctx: ToolContext, p: string, what: string): Promise<string> {
+async function currentEntry(ctx: ToolContext, p: string, what: string): Promise<Place> {
   try {
-    return (await resolveEntry(ctx.roots, p)).path;
+    return await resolveEntry(ctx.roots, p);
   } catch (err) {
     if (err instanceof ToolError && err.code === 'NOT_FOUND') throw gone(p, what);
     throw err;
   }
 }
 
-/** A free place inside the granted roots (its parent must exist); refuses an occupied one. */
-async function freePlace(ctx: ToolContext, p: string): Promise<string> {
-  const place = (await resolveForCreate(ctx.roots, p)).path;
-  if ((await lstatOrNull(place)) !== undefined) throw occupied(p);
-  return place;
+/**
+ * Runs `fn` on a place inside the granted roots that is free (its folder must exist, open and checked); refuses an
+ * occupied one.
+ */
+async function withFreePlace<T>(
+  ctx: ToolContext,
+  p: string,
+  fn: (folder: ConfinedFolder, name: string, place: Place) => Promise<T>,
+): Promise<T> {
+  const place = await resolveForCreate(ctx.roots, p);
+  return withParent(place, async (folder, name) => {
+    if ((await folder.lstat(name)) !== undefined) throw occupied(p);
+    return fn(folder, name, place);
+  });
 }
 
 /**
@@ -61,17 +75,21 @@ export async function applyUndo(record: UndoRecord, context: ToolContext): Promi
   switch (record.kind) {
     case 'move-back': {
       const now = await currentEntry(ctx, record.to, 'it was moved or deleted since');
-      const back = await freePlace(ctx, record.from);
-      try {
-        await moveNoReplace(now, back, ctx.signal);
-      } catch (err) {
-        throw fsError(err, record.from);
-      }
-      return { result: { undone: 'move', from: now, to: back } };
+      const back = await withParent(now, (nowFolder, nowName) =>
+        withFreePlace(ctx, record.from, async (backFolder, backName, place) => {
+          try {
+            await moveEntry(nowFolder, nowName, backFolder, backName, ctx.signal);
+          } catch (err) {
+            throw fsError(err, record.from);
+          }
+          return place.path;
+        }),
+      );
+      return { result: { undone: 'move', from: now.path, to: back } };
     }
 
     case 'remove-created': {
-      let created: string;
+      let created: Place;
       try {
         created = await currentEntry(ctx, record.path, 'it was removed since');
       } catch (err) {
@@ -80,57 +98,67 @@ export async function applyUndo(record: UndoRecord, context: ToolContext): Promi
         }
         throw err;
       }
-      let trashed: string;
-      try {
-        trashed = await moveIntoTrash(ctx, created);
-      } catch (err) {
-        throw fsError(err, record.path);
+      const trashed = await withParent(created, async (folder, name) => {
+        if ((await folder.lstat(name)) === undefined) return undefined;
+        try {
+          return await moveIntoTrashFrom(ctx, folder, name);
+        } catch (err) {
+          throw fsError(err, record.path);
+        }
+      });
+      if (trashed === undefined) {
+        return { result: { undone: 'create', path: record.path, note: 'It was already gone.' } };
       }
-      return { result: { undone: 'create', path: created, movedToTrash: trashed } };
+      return { result: { undone: 'create', path: created.path, movedToTrash: trashed } };
     }
 
     case 'untrash': {
-      const trashed = await assertInTrash(ctx, record.trashed);
-      const original = await freePlace(ctx, record.original);
-      try {
-        await moveNoReplace(trashed, original, ctx.signal);
-      } catch (err) {
-        throw fsError(err, record.original);
-      }
-      await removeEmptySlot(ctx, trashed);
+      const trashed = await trashPlace(ctx, record.trashed);
+      const original = await withParent(trashed, (trashFolder, trashName) =>
+        withFreePlace(ctx, record.original, async (folder, name, place) => {
+          try {
+            await moveEntry(trashFolder, trashName, folder, name, ctx.signal);
+          } catch (err) {
+            throw fsError(err, record.original);
+          }
+          return place.path;
+        }),
+      );
+      await removeEmptySlot(ctx, trashed.path);
       return { result: { undone: 'trash', restored: original } };
     }
 
     case 'restore-file': {
-      const backup = await assertInTrash(ctx, record.backup);
-      const target = (await resolveForCreate(ctx.roots, record.path)).path;
-      const present = await lstatOrNull(target);
-      if (present !== undefined && !present.isFile()) throw occupied(record.path);
-
-      // The version there now is replaced on purpose, but kept in the trash.
-      let keptCurrent: string | undefined;
-      if (present !== undefined) {
-        try {
-          keptCurrent = await moveIntoTrash(ctx, target);
-        } catch (err) {
-          throw fsError(err, record.path);
-        }
-      }
-      try {
-        await moveNoReplace(backup, target, ctx.signal);
-      } catch (err) {
-        // Put the current version back where it was, so a failed undo changes nothing.
-        if (keptCurrent !== undefined) {
-          await moveNoReplace(keptCurrent, target, ctx.signal).catch(() => undefined);
-          await removeEmptySlot(ctx, keptCurrent);
-        }
-        throw fsError(err, record.path);
-      }
-      await removeEmptySlot(ctx, backup);
+      const backup = await trashPlace(ctx, record.backup);
+      const target = await resolveForCreate(ctx.roots, record.path);
+      const keptCurrent = await withParent(target, (folder, name) =>
+        withParent(backup, async (backupFolder, backupName) => {
+          const present = await folder.lstat(name);
+          if (present !== undefined && !present.isFile()) throw occupied(record.path);
+          // The version there now is replaced on purpose, but kept in the trash.
+          let kept: string | undefined;
+          if (present !== undefined) {
+            try {
+              kept = await moveIntoTrashFrom(ctx, folder, name);
+            } catch (err) {
+              throw fsError(err, record.path);
+            }
+          }
+          try {
+            await moveEntry(backupFolder, backupName, folder, name, ctx.signal);
+          } catch (err) {
+            // Put the current version back where it was, so a failed undo changes nothing.
+            if (kept !== undefined) await putBack(ctx, kept, folder, name);
+            throw fsError(err, record.path);
+          }
+          return kept;
+        }),
+      );
+      await removeEmptySlot(ctx, backup.path);
       return {
         result: {
           undone: 'overwrite',
-          restored: target,
+          restored: target.path,
           ...(keptCurrent !== undefined ? { replacedVersionMovedToTrash: keptCurrent } : {}),
         },
       };
@@ -143,6 +171,17 @@ export async function applyUndo(record: UndoRecord, context: ToolContext): Promi
         `Unknown undo record ${JSON.stringify((unknown as { kind?: unknown }).kind)}.`,
       );
     }
+  }
+}
+
+/** Best effort: moves a version just trashed back to its open folder (a failed undo then changes nothing). */
+async function putBack(ctx: ToolContext, trashed: string, folder: ConfinedFolder, name: string): Promise<void> {
+  try {
+    const place = await trashPlace(ctx, trashed);
+    await withParent(place, (trashFolder, trashName) => moveEntry(trashFolder, trashName, folder, name, ctx.signal));
+    await removeEmptySlot(ctx, trashed);
+  } catch {
+    // It stays in the trash, where the user can still find it.
   }
 }
 

@@ -1,11 +1,9 @@
-import { constants } from 'node:fs';
-import { copyFile, rm, rmdir } from 'node:fs/promises';
-import path from 'node:path';
-import { createExclusive, fsError, resolveForCreate, showPath, writeFileAtomically } from '../../sandbox/pathGuard.js';
+import { withParent } from '../../sandbox/confinedFs.js';
+import { fsError, resolveForCreate, showPath } from '../../sandbox/pathGuard.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { boolArg, objectSchema, pathParam, shownArg } from './common.js';
-import { errnoCode, formatBytes, lstatOrNull, trashSlot } from './fsHelpers.js';
+import { discardTrashSlot, errnoCode, formatBytes, keepOldVersion } from './fsHelpers.js';
 
 export type WriteTextArgs = { path: string; content: string; overwrite: boolean };
 
@@ -35,6 +33,8 @@ export const writeText: ToolDefinition<WriteTextArgs> = {
     ['path', 'content', 'overwrite'],
   ),
   risk: 'write',
+  pathArgs: { path: 'create' },
+  provenance: { writes: [{ key: { field: 'path', prefix: 'file:' } }] },
   describe(args) {
     const content = typeof args.content === 'string' ? args.content : '';
     const preview = content.length > PREVIEW_CHARS ? `${content.slice(0, PREVIEW_CHARS)}…` : content;
@@ -58,53 +58,62 @@ export const writeText: ToolDefinition<WriteTextArgs> = {
       throw new ToolError('TOO_LARGE', `The content is longer than ${WRITE_MAX_CHARS} characters.`);
     }
     const overwrite = boolArg(args.overwrite);
-    const { path: file } = await resolveForCreate(ctx.roots, args.path);
-    const existing = await lstatOrNull(file);
-
-    if (existing === undefined) {
-      try {
-        await createExclusive(file, args.content);
-      } catch (err) {
-        if (errnoCode(err) === 'EEXIST') {
-          throw new ToolError('ALREADY_EXISTS', `${showPath(args.path)} was created by something else just now.`);
+    const content = args.content;
+    const place = await resolveForCreate(ctx.roots, args.path);
+    const file = place.path;
+    // Everything below names the file relative to its open, checked folder (confinedFs): nothing is followed.
+    return withParent(place, async (folder, name): Promise<ToolOutcome> => {
+      const existing = await folder.lstat(name);
+      if (existing === undefined) {
+        try {
+          await folder.writeNewFile(name, content);
+        } catch (err) {
+          if (errnoCode(err) === 'EEXIST') {
+            throw new ToolError('ALREADY_EXISTS', `${showPath(args.path)} was created by something else just now.`);
+          }
+          throw fsError(err, args.path);
         }
+        return {
+          result: { path: file, created: true, bytes: Buffer.byteLength(content, 'utf8') },
+          undo: { kind: 'remove-created', path: file },
+        };
+      }
+
+      if (existing.isDirectory()) {
+        throw new ToolError('NOT_A_FILE', `${showPath(args.path)} is a folder; give a file name inside it.`);
+      }
+      if (existing.isSymbolicLink()) {
+        throw new ToolError(
+          'INVALID_PATH',
+          `${showPath(args.path)} is a link; Homebody does not write through links. Remove or rename the link first.`,
+        );
+      }
+      if (!existing.isFile()) throw new ToolError('NOT_A_FILE', `${showPath(args.path)} is not a regular file.`);
+      if (!overwrite) {
+        throw new ToolError(
+          'ALREADY_EXISTS',
+          `${showPath(args.path)} already exists and was not changed. To replace it, call write_text again with overwrite true; ` +
+            'to keep it, choose another file name.',
+        );
+      }
+
+      // Keep the old version first; only then replace the file in one rename (another hard link keeps its content).
+      let backup: string;
+      try {
+        backup = await keepOldVersion(ctx, folder, name, existing);
+      } catch (err) {
+        throw fsError(err, args.path);
+      }
+      try {
+        await folder.replaceFile(name, content, Number(existing.mode & 0o7777n));
+      } catch (err) {
+        await discardTrashSlot(ctx, backup).catch(() => undefined);
         throw fsError(err, args.path);
       }
       return {
-        result: { path: file, created: true, bytes: Buffer.byteLength(args.content, 'utf8') },
-        undo: { kind: 'remove-created', path: file },
+        result: { path: file, replaced: true, bytes: Buffer.byteLength(content, 'utf8') },
+        undo: { kind: 'restore-file', path: file, backup },
       };
-    }
-
-    if (existing.isDirectory()) {
-      throw new ToolError('NOT_A_FILE', `${showPath(args.path)} is a folder; give a file name inside it.`);
-    }
-    if (!existing.isFile()) throw new ToolError('NOT_A_FILE', `${showPath(args.path)} is not a regular file.`);
-    if (!overwrite) {
-      throw new ToolError(
-        'ALREADY_EXISTS',
-        `${showPath(args.path)} already exists and was not changed. To replace it, call write_text again with overwrite true; ` +
-          'to keep it, choose another file name.',
-      );
-    }
-
-    // Keep the old version first; only then replace the file in one rename.
-    const backup = await trashSlot(ctx, path.basename(file));
-    try {
-      await copyFile(file, backup, constants.COPYFILE_EXCL);
-    } catch (err) {
-      await rmdir(path.dirname(backup)).catch(() => undefined);
-      throw fsError(err, args.path);
-    }
-    try {
-      await writeFileAtomically(file, args.content, { mode: existing.mode & 0o7777 });
-    } catch (err) {
-      await rm(path.dirname(backup), { recursive: true, force: true }).catch(() => undefined);
-      throw fsError(err, args.path);
-    }
-    return {
-      result: { path: file, replaced: true, bytes: Buffer.byteLength(args.content, 'utf8') },
-      undo: { kind: 'restore-file', path: file, backup },
-    };
+    });
   },
 };
