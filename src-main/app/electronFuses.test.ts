@@ -49,8 +49,16 @@ describe('electron-builder.yml', () => {
   });
 });
 
-/** Whether the tool worker still relies on Electron running as Node (src-main/tools/sandbox/toolExecutor.ts). */
+/**
+ * Whether the tool worker still relies on Electron running as Node: toolExecutor.ts starts the app's own binary
+ * (process.execPath) with ELECTRON_RUN_AS_NODE, and osSandbox.ts spawns it (inside bwrap or sandbox-exec, or not).
+ */
 function runAsNodeNeeded(): boolean {
-  const source = readFileSync(path.join(ROOT, 'src-main', 'tools', 'sandbox', 'toolExecutor.ts'), 'utf8');
-  return /\bfork\(/.test(source) && source.includes('ELECTRON_RUN_AS_NODE');
+  const read = (name: string) => readFileSync(path.join(ROOT, 'src-main', 'tools', 'sandbox', name), 'utf8');
+  const executor = read('toolExecutor.ts');
+  return (
+    executor.includes('process.execPath') &&
+    executor.includes('ELECTRON_RUN_AS_NODE') &&
+    /\bspawn\(/.test(read('osSandbox.ts'))
+  );
 }

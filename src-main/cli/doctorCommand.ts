@@ -3,9 +3,10 @@ import { dataDirFrom, parseSubcommand } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
 
 export const DOCTOR_USAGE = `homebody doctor [--json] [--bench [--model-id ID]] [--data-dir DIR]
-  This computer (CPU, cores, RAM, GPU, llama.cpp backends) and, for each catalog model, whether it fits and the
-  speed to expect. --bench measures load, prompt and decode speed here first (a generated 0.6B model, or the
-  catalog model ID's downloaded file); --json prints one object: the report, with "bench" the figures measured.`;
+  This computer (CPU, cores, RAM, GPU, llama.cpp backends, the tools' OS sandbox) and, for each catalog model,
+  whether it fits and the speed to expect. --bench measures load, prompt and decode speed here first (a generated
+  0.6B model, or the catalog model ID's downloaded file); --json prints one object: the report, with "bench" the
+  figures measured.`;
 
 const MB = 1e6;
 const GB = 1e9;
@@ -54,6 +55,7 @@ export function formatReport(report: DoctorReport): string {
       (gpu.vramTotalBytes ? `, VRAM ${bytes(gpu.vramTotalBytes)} total, ${bytes(gpu.vramFreeBytes)} free` : '') +
       (gpu.error ? ` — ${gpu.error}` : ''),
     `llama.cpp ${machine.llamaCpp.release ?? 'unavailable'}${machine.llamaCpp.buildType ? ` (${machine.llamaCpp.buildType})` : ''}`,
+    `Sandbox  ${report.sandbox.summary}${report.sandbox.kind === 'none' ? `\n         ${report.sandbox.detail}` : ''}`,
     'Backends',
     ...machine.backends.map((b) => `  ${b.name.padEnd(8)} ${b.status}${b.reason ? `: ${b.reason}` : ''}`),
     'Model settings (effective; default in brackets)',

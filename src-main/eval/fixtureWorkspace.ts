@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolExecutor } from '../tools/sandbox/toolExecutor.js';
 import { ToolError, type GrantedRoot, type PackConfig } from '../tools/toolTypes.js';
@@ -52,7 +52,10 @@ export class FixtureWorkspace {
     if (!this.dirty) return;
     for (const part of [...PARTS, 'drafts', 'trash', 'reminders']) {
       const target = join(this.base, part);
-      rmSync(target, { recursive: true, force: true });
+      // Emptied in place, not removed: the tool worker's sandbox binds these folders, and a new folder at the same
+      // path is another folder, which would need a new worker.
+      mkdirSync(target, { recursive: true });
+      for (const name of readdirSync(target)) rmSync(join(target, name), { recursive: true, force: true });
       const source = join(this.template, part);
       if (existsSync(source)) cpSync(source, target, { recursive: true });
       else mkdirSync(target, { recursive: true });

@@ -14,6 +14,8 @@ export interface PrivacyStorageDeps {
   readonly keyFile: string;
   /** How secrets are kept, for the report (the secret store's own words). */
   readonly secrets: () => StorageReport['secrets'];
+  /** The OS sandbox around the tool worker (probed once per process). */
+  readonly sandbox: () => Promise<StorageReport['sandbox']>;
   readonly stopActivity: (includeModels: boolean) => Promise<void>;
   readonly replying: () => boolean;
   readonly reset: () => void;
@@ -48,7 +50,10 @@ export function createPrivacyStorage(deps: PrivacyStorageDeps) {
     emit: deps.emit,
   });
   return {
-    report: (): Promise<StorageReport> => storageReport(deps.dataDir, places(), deps.secrets()),
+    report: async (): Promise<StorageReport> => ({
+      ...(await storageReport(deps.dataDir, places(), deps.secrets())),
+      sandbox: await deps.sandbox(),
+    }),
     deleteAll: (includeModels: boolean): Promise<DeleteAllResult> => wipe.deleteAll(includeModels),
   };
 }

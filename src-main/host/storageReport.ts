@@ -2,6 +2,7 @@ import { readdirSync, realpathSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import type { StorageItem, StorageReport } from '../../src-shared/contract/index.js';
+import { LOCK_FILE, OWNER_FILE } from '../store/dataFolderLock.js';
 
 /**
  * What "delete all my data" does with a place: empty it in place (the database, which stays open), remove it,
@@ -92,6 +93,9 @@ const OWN_FOLDERS: ReadonlyArray<{ name: string; id: string; label: string; desc
     },
   ];
 
+/** The names of the folders Homebody makes in the data folder (made private when the data folder is its own). */
+export const OWN_FOLDER_NAMES: readonly string[] = OWN_FOLDERS.map((folder) => folder.name);
+
 /** The prefix of a damaged database Homebody moved aside (see store/moveAside.ts). */
 const DAMAGED_INFIX = '.damaged-';
 
@@ -176,6 +180,18 @@ export function storagePlaces(layout: DataLayout): StoragePlace[] {
       onDelete: 'remove',
     });
   }
+  if (names.has(LOCK_FILE)) {
+    places.push({
+      id: 'lock',
+      label: 'Folder lock',
+      description:
+        'Which Homebody process uses this folder now (its process number, command and start time), so that no ' +
+        'second one changes its data. Holds nothing of yours; kept while Homebody runs.',
+      path: join(dataDir, LOCK_FILE),
+      paths: [join(dataDir, LOCK_FILE), join(dataDir, OWNER_FILE)],
+      onDelete: 'keep',
+    });
+  }
   const damaged = [...names]
     .filter((name) => name.startsWith(basename(databaseFile) + DAMAGED_INFIX))
     .map((name) => join(dataDir, name));
@@ -253,12 +269,15 @@ export async function placeBytes(place: StoragePlace): Promise<number> {
   return total;
 }
 
-/** The Privacy page's "Stored on this computer": each place with its size now, and how secrets are kept. */
+/**
+ * The Privacy page's "Stored on this computer": each place with its size now, and how secrets are kept (the
+ * sandbox that keeps the tools away from it is added by privacyStorage.ts).
+ */
 export async function storageReport(
   dataDir: string,
   places: readonly StoragePlace[],
   secrets: StorageReport['secrets'],
-): Promise<StorageReport> {
+): Promise<Omit<StorageReport, 'sandbox'>> {
   const items: StorageItem[] = [];
   for (const place of places) {
     items.push({

@@ -6,6 +6,7 @@ import type {
   DoctorReport,
   ModelSettingsView,
   ModelState,
+  ToolSandbox,
 } from '../../src-shared/contract/index.js';
 import { inspectGguf } from './gguf/ggufInspect.js';
 import { machineReport } from './hardware.js';
@@ -25,6 +26,8 @@ export interface DoctorDeps {
   readonly settings: () => ModelSettingsView;
   readonly lastBench: () => BenchResult | null;
   readonly saveBench: (bench: BenchResult) => void;
+  /** The OS sandbox around the tool worker (the Host asks the tool executor). */
+  readonly sandbox: () => Promise<ToolSandbox>;
 }
 
 /** The KV cache's shape from a GGUF's metadata; undefined when it does not say. */
@@ -122,6 +125,7 @@ export class Doctor {
       models: inputs.map((input) => fitModel(input, memory, bench)),
       settings,
       bench,
+      sandbox: await this.deps.sandbox(),
     };
   }
 

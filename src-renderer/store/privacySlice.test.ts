@@ -105,6 +105,7 @@ describe('the privacy slice', () => {
         items: [],
         totalBytes: 0,
         secrets: { protection: 'key-file', description: '' },
+        sandbox: { kind: 'none', summary: 'No OS sandbox.', detail: '' },
       }),
     });
     const store = createAppStore({ api, storage: memoryStorage() });

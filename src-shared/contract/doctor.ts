@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolSandboxSchema } from './privacy.js';
 
 /** The largest context Homebody lets a user ask for; the model's train context caps it further. */
 export const MAX_CONTEXT_SIZE = 262_144;
@@ -139,6 +140,8 @@ export const DoctorReportSchema = z.object({
   settings: ModelSettingsViewSchema,
   /** The last benchmark run on this machine, or null. */
   bench: BenchResultSchema.nullable(),
+  /** The OS sandbox around the tool worker (the same as the Privacy page shows). */
+  sandbox: ToolSandboxSchema,
 });
 export type DoctorReport = z.infer<typeof DoctorReportSchema>;
 

@@ -100,12 +100,27 @@ export const StorageItemSchema = z.object({
 });
 export type StorageItem = z.infer<typeof StorageItemSchema>;
 
+/**
+ * The OS sandbox the tool worker runs in: bubblewrap on Linux, Seatbelt on macOS, or none (Windows, no bwrap, no
+ * user namespaces, or HOMEBODY_SANDBOX=off), when the tools are confined by Homebody's own path checks only.
+ */
+export const ToolSandboxSchema = z.object({
+  kind: z.enum(['bubblewrap', 'seatbelt', 'none']),
+  /** One sentence for people: what the tool worker sees and reaches, or that no OS sandbox confines it. */
+  summary: z.string(),
+  /** More of the same: what the network tools get, or what to do to have a sandbox. */
+  detail: z.string(),
+});
+export type ToolSandbox = z.infer<typeof ToolSandboxSchema>;
+
 export const StorageReportSchema = z.object({
   dataDir: z.string(),
   items: z.array(StorageItemSchema),
   totalBytes: z.number().int().nonnegative(),
   /** How secrets (mail passwords, MCP tokens) are kept: the OS keychain, or the browser-mode fallback. */
   secrets: z.object({ protection: z.enum(['os-keychain', 'key-file']), description: z.string() }),
+  /** What keeps the tools away from everything else on this computer, the data folder included. */
+  sandbox: ToolSandboxSchema,
 });
 export type StorageReport = z.infer<typeof StorageReportSchema>;
 

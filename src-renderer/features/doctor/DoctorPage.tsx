@@ -67,6 +67,11 @@ function MachineSection({ report }: { report: DoctorReport }) {
         </dd>
         <dt>llama.cpp</dt>
         <dd>{machine.llamaCpp.release ?? 'unavailable'}</dd>
+        <dt>Tool sandbox</dt>
+        <dd data-testid="doctor-sandbox" data-kind={report.sandbox.kind}>
+          {report.sandbox.summary}
+          {report.sandbox.kind === 'none' && <span className="muted"> {report.sandbox.detail}</span>}
+        </dd>
       </dl>
       <h3 className="doctor-subheading">Backends</h3>
       <ul className="doctor-backends">

@@ -68,6 +68,12 @@ export function StorageSection() {
             </p>
             <p className="muted">{report.secrets.description}</p>
           </div>
+          <div className="storage-secrets" data-testid="storage-sandbox" data-kind={report.sandbox.kind}>
+            <p>
+              <strong>Tools:</strong> {report.sandbox.summary}
+            </p>
+            <p className="muted">{report.sandbox.detail}</p>
+          </div>
         </>
       )}
       <div className="storage-delete">
