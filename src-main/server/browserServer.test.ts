@@ -60,28 +60,42 @@ describe('browser mode server', () => {
     }
   });
 
-  it('serves the page with the token and sets a strict cookie when the address carries it', async () => {
+  it('writes the token into the page only when the address carries it, and never sets a cookie', async () => {
     const page = await requestServer(server.port, `/?token=${server.token}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain(`<meta name="homebody-token" content="${server.token}">`);
-    expect(String(page.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(page.headers['set-cookie']).toBeUndefined();
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
-    const cookie = `homebody_token_${server.port}=${server.token}`;
-    expect((await requestServer(server.port, '/assets/app.js', { headers: { cookie } })).status).toBe(200);
+    // A reload, or any other visit: the same app page, with no token in it (the tab keeps its own).
+    for (const path of ['/', '/index.html', '/?token=wrong', `/?token=${server.token}x`]) {
+      const other = await requestServer(server.port, path);
+      expect(other.status, path).toBe(200);
+      expect(other.body, path).toContain(TOKEN_META_PLACEHOLDER);
+      expect(other.body, path).not.toContain(server.token);
+      expect(other.headers['set-cookie'], path).toBeUndefined();
+    }
   });
 
-  it('refuses pages, assets and API calls without the token or with a wrong one', async () => {
-    expect((await requestServer(server.port, '/')).status).toBe(401);
-    expect((await requestServer(server.port, '/assets/app.js')).status).toBe(401);
-    expect((await requestServer(server.port, '/?token=wrong')).status).toBe(401);
+  it('serves the bundle without the token: a script tag cannot send one, and it holds no secret', async () => {
+    const asset = await requestServer(server.port, '/assets/app.js');
+    expect(asset).toMatchObject({ status: 200, body: 'console.log(1)' });
+    expect(asset.headers['set-cookie']).toBeUndefined();
+    expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+  });
+
+  it('refuses API calls without the token or with a wrong one', async () => {
     expect((await api(undefined)).status).toBe(401);
     expect((await api('x'.repeat(43))).status).toBe(401);
     expect(fake.calls).toHaveLength(0);
   });
 
-  it('does not accept the cookie alone for API calls', async () => {
-    const cookie = `homebody_token_${server.port}=${server.token}`;
-    expect((await api(undefined, { cookie })).status).toBe(401);
+  it('does not accept a cookie, not even one holding the right token, for API calls', async () => {
+    for (const cookie of [`homebody_token_${server.port}=${server.token}`, `token=${server.token}`]) {
+      const refused = await api(undefined, { cookie });
+      expect(refused.status).toBe(401);
+      expect(refused.headers['set-cookie']).toBeUndefined();
+    }
+    expect(fake.calls).toHaveLength(0);
   });
 
   it('refuses another Host (DNS rebinding) and another Origin, even with the token', async () => {
@@ -117,9 +131,8 @@ describe('browser mode server', () => {
   });
 
   it('keeps static files inside the renderer folder', async () => {
-    const cookie = `homebody_token_${server.port}=${server.token}`;
     for (const path of ['/..%2f..%2fetc%2fpasswd', '/assets/..%2f..%2f..%2fetc/passwd', '/%00']) {
-      expect((await requestServer(server.port, path, { headers: { cookie } })).status).toBe(404);
+      expect((await requestServer(server.port, path)).status).toBe(404);
     }
   });
 
@@ -137,6 +150,10 @@ describe('browser mode server', () => {
     await expect(openSocket('?token=wrong', { origin })).rejects.toThrow(/403/);
     await expect(openSocket(`?token=${server.token}`, { origin: 'http://evil.example' })).rejects.toThrow(/403/);
     await expect(openSocket(`?token=${server.token}`, {})).rejects.toThrow(/403/);
+    // The old cookie, with the right token, opens nothing.
+    await expect(openSocket('', { origin, cookie: `homebody_token_${server.port}=${server.token}` })).rejects.toThrow(
+      /403/,
+    );
     await expect(openSocket(`?token=${server.token}`, { origin, host: `evil.example:${server.port}` })).rejects.toThrow(
       /403/,
     );

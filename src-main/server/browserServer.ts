@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { API_PATH_PREFIX, EVENTS_PATH, TOKEN_QUERY, maxRequestBytes } from '../../src-shared/contract/index.js';
 import type { Host } from '../host/hostTypes.js';
-import { cookieName, hostAllowed, originAllowed, presentedTokens, tokenMatches } from './requestGuard.js';
+import { hostAllowed, originAllowed, presentedTokens, tokenMatches } from './requestGuard.js';
 import { contentTypeFor, readRendererFile, resolveRendererFile } from '../util/rendererFiles.js';
 
 export interface BrowserServerOptions {
@@ -77,10 +77,17 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
 }
 
 /**
- * Browser mode: the Host behind an HTTP + WebSocket server bound to
- * 127.0.0.1 only. Every request needs the per-launch token (a header for API
- * calls; the address or an HttpOnly SameSite=Strict cookie for pages and
- * assets) and a Host and Origin naming this server.
+ * Browser mode: the Host behind an HTTP + WebSocket server bound to 127.0.0.1 only. Every request needs a Host and
+ * Origin naming this server (so DNS rebinding and other sites fail), and everything that reaches the Host needs the
+ * per-launch token: API calls in a header, the event socket in its address.
+ *
+ * The token lives only in the page, never in a cookie: cookies are not scoped by port, so every other server on
+ * 127.0.0.1 that the browser visits would receive it. The page gets it once, in the meta tag of `/?token=...` (the
+ * printed address), keeps it in the tab's sessionStorage for reloads and removes it from the address bar.
+ *
+ * Pages and assets are served without the token. A `<script src>` or `<link href>` cannot carry a header, and the
+ * bundle is public code that holds no secret; `/` without the right token is the same app page with no token in
+ * it, which finds the token in sessionStorage after a reload or tells the user which address to open.
  */
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const token = options.token ?? randomBytes(32).toString('base64url');
@@ -110,16 +117,16 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     if (!originAllowed(req.headers.origin, port)) return send(res, 403, 'Cross-origin requests are refused');
 
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const tokens = presentedTokens(req, url, port);
+    const tokens = presentedTokens(req, url);
 
     if (url.pathname.startsWith(API_PATH_PREFIX)) {
-      // API calls need the header: a cookie alone would let another page's form post ride on it.
+      // Only the header counts: a page of another site can make a browser send neither it nor our Origin.
       if (!tokenMatches(tokens.header, token)) {
         return refuseApi(
           res,
           401,
           'INVALID_REQUEST',
-          'Missing or wrong access token: reopen the address that `homebody serve` printed.',
+          'Missing or wrong access token: open the address that `homebody serve` (or `npm start`) printed.',
         );
       }
       if (req.method !== 'POST') return refuseApi(res, 405, 'INVALID_REQUEST', 'API calls use POST.');
@@ -147,16 +154,12 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     }
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed');
-    const viaQuery = tokenMatches(tokens.query, token);
-    if (!viaQuery && !tokenMatches(tokens.cookie, token)) {
-      return send(res, 401, 'Homebody needs its access token: open the address that `homebody serve` printed.');
-    }
-    if (viaQuery) {
-      res.setHeader('set-cookie', `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`);
-    }
     if (url.pathname === '/' || url.pathname === '/index.html') {
       res.setHeader('content-security-policy', contentSecurityPolicy(port));
-      const html = indexHtml.replace(TOKEN_META_PLACEHOLDER, `<meta name="homebody-token" content="${token}">`);
+      // Only the printed address writes the token into the page; any other visit gets the page without it.
+      const html = tokenMatches(tokens.query, token)
+        ? indexHtml.replace(TOKEN_META_PLACEHOLDER, `<meta name="homebody-token" content="${token}">`)
+        : indexHtml;
       return send(res, 200, html, 'text/html; charset=utf-8');
     }
     const file = await resolveRendererFile(rendererRoot, url.pathname);
@@ -170,14 +173,14 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const tokens = presentedTokens(req, url, port);
+    const tokens = presentedTokens(req, url);
     const allowed =
       url.pathname === EVENTS_PATH &&
       hostAllowed(req.headers.host, port) &&
       // Browsers always send Origin on WebSocket handshakes; a cross-site page cannot forge ours.
       req.headers.origin !== undefined &&
       originAllowed(req.headers.origin, port) &&
-      (tokenMatches(tokens.query, token) || tokenMatches(tokens.cookie, token));
+      tokenMatches(tokens.query, token);
     if (!allowed) {
       socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
       return;

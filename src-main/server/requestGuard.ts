@@ -29,30 +29,18 @@ export function tokenMatches(candidate: string | undefined, token: string): bool
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function cookieName(port: number): string {
-  return `homebody_token_${port}`;
-}
-
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
-
 export interface PresentedTokens {
+  /** The `x-homebody-token` header: how API calls carry it. */
   readonly header: string | undefined;
-  readonly cookie: string | undefined;
+  /** `?token=` in the address: the printed address, and the event socket. */
   readonly query: string | undefined;
 }
 
-export function presentedTokens(req: IncomingMessage, url: URL, port: number): PresentedTokens {
+/** Where a request may carry the token. Never a cookie: cookies are not scoped by port (see browserServer.ts). */
+export function presentedTokens(req: IncomingMessage, url: URL): PresentedTokens {
   const header = req.headers[TOKEN_HEADER];
   return {
     header: Array.isArray(header) ? header[0] : header,
-    cookie: readCookie(req.headers.cookie, cookieName(port)),
     query: url.searchParams.get(TOKEN_QUERY) ?? undefined,
   };
 }

@@ -93,6 +93,21 @@ describe('HTTP transport calls', () => {
     expect(error.message).toMatch(/HTTP 502/);
   });
 
+  it('tells the page when the server refuses its token (a new launch), with a sentence naming the address to open', async () => {
+    const body = JSON.stringify({ ok: false, error: { code: 'INVALID_REQUEST', message: 'Missing or wrong token' } });
+    let refused = 0;
+    const http = createHttpClient({
+      token: 'old',
+      host: '127.0.0.1:4000',
+      fetch: fakeFetch(body, 401).fetch,
+      openSocket: (url) => new FakeSocket(url),
+      onTokenRefused: () => refused++,
+    });
+    const error = await rejection(http.api['app.info']({}));
+    expect(error.message).toMatch(/refused this page’s access token.*`homebody serve` \(or `npm start`\) printed/);
+    expect(refused).toBe(1);
+  });
+
   it('turns a network failure into INTERNAL', async () => {
     const { fetch } = fakeFetch(() => {
       throw new TypeError('Failed to fetch');

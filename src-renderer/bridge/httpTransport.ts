@@ -22,6 +22,8 @@ export interface HttpClientOptions {
   openSocket: (url: string) => SocketLike;
   setTimeout?: (callback: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
+  /** The server refused the token (HTTP 401): this page can do nothing more until it is opened with the new one. */
+  onTokenRefused?: () => void;
 }
 
 /** Waits between reconnect attempts: 0.5 s doubling to 10 s, with a little jitter. */
@@ -47,15 +49,20 @@ export function createHttpClient(options: HttpClientOptions): HostClient {
     } catch (cause) {
       throw new ApiCallError('INTERNAL', 'Could not reach Homebody. Is it still running?', { cause });
     }
+    if (response.status === 401) {
+      options.onTokenRefused?.();
+      throw new ApiCallError(
+        'INVALID_REQUEST',
+        'Homebody refused this page’s access token. Open the address that `homebody serve` (or `npm start`) printed.',
+      );
+    }
     let raw: unknown;
     try {
       raw = JSON.parse(await response.text());
     } catch (cause) {
-      const message =
-        response.status === 401
-          ? 'Homebody refused this page’s access token. Open the address that `homebody serve` printed.'
-          : `Homebody sent a malformed answer to ${method} (HTTP ${response.status}).`;
-      throw new ApiCallError('INTERNAL', message, { cause });
+      throw new ApiCallError('INTERNAL', `Homebody sent a malformed answer to ${method} (HTTP ${response.status}).`, {
+        cause,
+      });
     }
     return parseApiResult(method, raw);
   });
