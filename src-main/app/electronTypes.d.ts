@@ -325,9 +325,29 @@ declare module 'electron' {
     filePaths: string[];
     bookmarks?: string[];
   }
+  interface MessageBoxOptions {
+    message: string;
+    type?: 'none' | 'info' | 'error' | 'question' | 'warning';
+    buttons?: string[];
+    defaultId?: number;
+    signal?: AbortSignal;
+    title?: string;
+    detail?: string;
+    checkboxLabel?: string;
+    checkboxChecked?: boolean;
+    cancelId?: number;
+    noLink?: boolean;
+    normalizeAccessKeys?: boolean;
+  }
+  interface MessageBoxReturnValue {
+    response: number;
+    checkboxChecked: boolean;
+  }
   interface Dialog {
     showOpenDialog(window: BrowserWindow, options: OpenDialogOptions): Promise<OpenDialogReturnValue>;
     showOpenDialog(options: OpenDialogOptions): Promise<OpenDialogReturnValue>;
+    showMessageBox(window: BrowserWindow, options: MessageBoxOptions): Promise<MessageBoxReturnValue>;
+    showMessageBox(options: MessageBoxOptions): Promise<MessageBoxReturnValue>;
     showErrorBox(title: string, content: string): void;
   }
   const dialog: Dialog;

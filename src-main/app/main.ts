@@ -16,6 +16,7 @@ import { appPaths } from './appPaths.js';
 import { disposeWithTimeout } from './disposeWithTimeout.js';
 import { parseLaunchArgs, resolveDataDir } from './launchOptions.js';
 import { createMainWindow } from './mainWindow.js';
+import { createDesktopCommandConfirmer } from './mcpCommandDialog.js';
 import { chooseModelFile } from './modelFileDialog.js';
 import { guardRendererNetwork } from './rendererNetworkGuard.js';
 import { registerAppSchemeAsPrivileged, serveRendererFrom } from './rendererProtocol.js';
@@ -36,8 +37,10 @@ registerAppSchemeAsPrivileged();
 const launchArgs = parseLaunchArgs(process.argv);
 const dataDir = resolveDataDir(launchArgs, process.env, app.getPath('userData'));
 // Chromium's profile lives with our data, and the single-instance lock is keyed on userData:
-// one instance per data folder, so tests with separate folders can run side by side.
-fs.mkdirSync(dataDir, { recursive: true });
+// one instance per data folder, so tests with separate folders can run side by side. Made private (0700), as the
+// Host makes a data folder it creates; the Host's own lock on the folder also keeps `homebody serve` and the
+// command line out of it while the app runs.
+fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 app.setPath('userData', dataDir);
 
 let host: Host | null = null;
@@ -91,8 +94,15 @@ async function start(): Promise<void> {
     const started = await createHost({
       dataDir,
       shell: 'electron',
+      command: 'the Homebody desktop app',
       modelPath: launchArgs.modelPath,
       chooseModelFile: () => chooseModelFile(mainWindow),
+      // A stdio MCP server's command runs only after the user clicked "Run it" in this native dialog.
+      confirmMcpCommand: createDesktopCommandConfirmer((options) =>
+        mainWindow !== null && !mainWindow.isDestroyed()
+          ? dialog.showMessageBox(mainWindow, { ...options })
+          : dialog.showMessageBox({ ...options }),
+      ),
       sqliteNativeBinding: nativeBinding,
       version: app.getVersion(),
       // After 'ready': before it, Linux has not chosen its keyring yet.

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ScriptedCall } from '../llm/engineTypes.js';
 import { join, resolve } from 'node:path';
 import { createHost } from '../host/createHost.js';
+import { PageCommandConfirmer } from '../host/pageCommandConfirmer.js';
 import { PageDeviceBridge } from '../host/pageDeviceBridge.js';
 import { startBrowserServer } from '../server/browserServer.js';
 import { rendererDir } from '../util/appPaths.js';
@@ -51,10 +52,15 @@ export async function serveCommand(args: string[]): Promise<number> {
   const dataDir = dataDirFrom(values);
   // The clipboard, opening addresses and notifications are done by the page, asked through Host events.
   const device = new PageDeviceBridge();
+  // A stdio MCP server's command runs once the user typed, in the page, the code printed here: proof from outside
+  // the API, which anyone holding the page's token could script.
+  const confirmer = new PageCommandConfirmer({ tell: (text) => console.log(text) });
   const host = await createHost({
     dataDir,
     shell: 'browser',
+    command: 'homebody serve',
     device,
+    confirmMcpCommand: confirmer,
     reply,
     ...(scripts ? { scripts } : {}),
     ...(values.model ? { modelPath: resolve(values.model) } : {}),
@@ -91,6 +97,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   });
   await server.close();
   device.dispose();
+  confirmer.dispose();
   await host.dispose();
   return 0;
 }

@@ -1,5 +1,6 @@
 import type { ApiResult, HostEvent } from '../../src-shared/contract/index.js';
 import type { OsKeychain } from '../privacy/secretStore.js';
+import type { CommandConfirmer } from '../tools/mcp/commandConfirmation.js';
 
 /** Which shell runs the Host; decides what a few methods can do (a native file dialog only in electron). */
 export type Shell = 'electron' | 'browser' | 'cli';
@@ -12,6 +13,12 @@ export interface HostOptions {
   readonly modelPath?: string;
   /** The desktop shell's file dialog, for 'model.chooseFile'. */
   readonly chooseModelFile?: () => Promise<string | null>;
+  /**
+   * How the shell asks the user to confirm a stdio MCP server's exact command before it runs: a native dialog in the
+   * desktop app (app/mcpCommandDialog.ts), the page and a code in the terminal in browser mode
+   * (host/pageCommandConfirmer.ts). Without one (the CLI), no command the user has not confirmed runs.
+   */
+  readonly confirmMcpCommand?: CommandConfirmer;
   /** better-sqlite3's addon built for Electron's ABI, when running inside Electron. */
   readonly sqliteNativeBinding?: string;
   readonly version?: string;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -14,9 +14,13 @@ import {
   FILESYSTEM_ENTRY,
   startHttpMcpServer,
   stdioConfig,
+  writeMarkingServer,
   writeScriptedServer,
   writeSilentServer,
 } from '../tools/mcp/mcpTestServers.js';
+import { userAtDialog } from '../testing/userConfirmations.js';
+import type { CommandConfirmer } from '../tools/mcp/commandConfirmation.js';
+import { PageCommandConfirmer } from './pageCommandConfirmer.js';
 import { testPackConfig } from '../tools/packFixture.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
@@ -42,11 +46,15 @@ function setup(
     offline?: boolean;
     store?: Store;
     secrets?: SecretStore;
+    /** No way to ask the user at all (the CLI). */
+    noConfirmer?: boolean;
+    /** Another way to ask than the desktop dialog's (browser mode's page). */
+    confirmer?: CommandConfirmer;
   } = {},
 ) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'hb-mcp-')));
   const store = options.store ?? openStore(':memory:');
-  store.tasks.create({ id: 't', title: 'task', now: 1 });
+  if (!store.tasks.get('t')) store.tasks.create({ id: 't', title: 'task', now: 1 });
   const registry = new ToolRegistry([]);
   // Offline (the default) with the one rule the loopback HTTP servers here need, or none at all.
   const ledger = new MemoryEgressLedger();
@@ -55,12 +63,15 @@ function setup(
     settings: { offline: true, rules: options.offline ? [] : [{ feature: 'mcp', host: '127.0.0.1' }] },
   });
   const events: HostEvent[] = [];
+  // The user at the desktop app's dialog: they click "Run it" unless a test says otherwise.
+  const user = userAtDialog();
   const mcp = createMcpService({
     store,
     registry,
     egress,
     secrets: options.secrets ?? new SecretStore({ dataDir: dir }),
     emit: (e) => events.push(e),
+    ...(options.noConfirmer ? {} : { confirmer: options.confirmer ?? user.confirmer }),
     ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),
     ...(options.startTimeoutMs ? { startTimeoutMs: options.startTimeoutMs } : {}),
   });
@@ -82,12 +93,14 @@ function setup(
     if (!found) throw new Error(`no server ${name}`);
     return found;
   };
-  return { dir, store, registry, egress, ledger, events, mcp, actions, propose, server };
+  /** Switches on trust in a server's annotations, as the user does in Settings. */
+  const trust = (name: string) => mcp.handlers['mcp.setTrustAnnotations']({ name, trust: true });
+  return { dir, store, registry, egress, ledger, events, mcp, actions, propose, server, user, trust };
 }
 
 describe('MCP servers as tool sources', () => {
   it('lists a real server’s tools only once enabled, and runs one through the permission prompt, tainting the task', async () => {
-    const { mcp, registry, actions, propose, store, server } = setup();
+    const { mcp, registry, actions, propose, store, server, user, trust } = setup();
     await mcp.handlers['mcp.import']({
       text: JSON.stringify({
         mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] } },
@@ -97,18 +110,39 @@ describe('MCP servers as tool sources', () => {
     expect(server('everything')).toMatchObject({ enabled: false, status: 'stopped', tools: [] });
     expect(registry.names()).toEqual([]);
 
+    // Imported servers are unconfirmed too: the user saw this exact command before it ran.
+    expect(server('everything').needsConfirmation).toBe(true);
     const { servers } = await mcp.handlers['mcp.setEnabled']({ name: 'everything', enabled: true });
+    expect(user.asked).toEqual([
+      { server: 'everything', command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], envKeys: [] },
+    ]);
     const everything = servers[0]!;
-    expect(everything.status).toBe('running');
+    expect(everything).toMatchObject({ status: 'running', needsConfirmation: false, trustAnnotations: false });
+    // Its annotations are claims: untrusted, "read-only" echo is a write that asks every time.
     expect(everything.tools.find((t) => t.tool === 'echo')).toMatchObject({
       name: 'mcp_everything_echo',
-      risk: 'read',
-      annotationRisk: 'read',
+      risk: 'write',
+      annotationRisk: 'write',
+      claim: 'read-only',
+      alwaysAsk: true,
       override: null,
       held: null,
     });
-    expect(everything.tools.find((t) => t.tool === 'toggle-simulated-logging')?.risk).toBe('write');
+    expect(registry.get('mcp_everything_echo')).toMatchObject({ risk: 'write', alwaysAsk: true });
     expect(actions.offeredTools().map((t) => t.name)).toContain('mcp_everything_get_sum');
+
+    // Trusted, its claims count: read-only tools read, the others are writes (no longer forced to ask each time).
+    await trust('everything');
+    expect(server('everything').tools.find((t) => t.tool === 'echo')).toMatchObject({
+      risk: 'read',
+      annotationRisk: 'read',
+      alwaysAsk: false,
+    });
+    expect(server('everything').tools.find((t) => t.tool === 'toggle-simulated-logging')).toMatchObject({
+      risk: 'write',
+      alwaysAsk: false,
+    });
+    expect(registry.get('mcp_everything_echo')?.alwaysAsk).toBeUndefined();
 
     const asked = await propose('mcp_everything_echo', { message: 'hi there' });
     expect(asked.status).toBe('needs-permission');
@@ -138,7 +172,7 @@ describe('MCP servers as tool sources', () => {
   });
 
   it('queues a destructive tool of the filesystem server, and runs it once approved', async () => {
-    const { mcp, actions, propose, dir, server } = setup();
+    const { mcp, actions, propose, dir, server, trust } = setup();
     const files = join(dir, 'files');
     mkdirSync(files);
     await mcp.handlers['mcp.add']({ server: stdioConfig('fs', FILESYSTEM_ENTRY, [files]) });
@@ -146,7 +180,12 @@ describe('MCP servers as tool sources', () => {
     const fs = server('fs');
     expect(fs.status).toBe('running');
     expect(fs.tools.find((t) => t.tool === 'write_file')?.risk).toBe('irreversible');
-    expect(fs.tools.find((t) => t.tool === 'read_text_file')?.risk).toBe('read');
+    // Its reads claim read-only; until its annotations are trusted they ask before every call.
+    expect(fs.tools.find((t) => t.tool === 'read_text_file')).toMatchObject({ risk: 'write', alwaysAsk: true });
+    await trust('fs');
+    expect(server('fs').tools.find((t) => t.tool === 'read_text_file')).toMatchObject({ risk: 'read' });
+    // Trust never lowers a destructive claim.
+    expect(server('fs').tools.find((t) => t.tool === 'write_file')?.risk).toBe('irreversible');
     // list_directory and list_directory_with_sizes would begin alike: the second is left out, with the reason.
     expect(fs.skipped).toContainEqual({
       tool: 'list_directory_with_sizes',
@@ -170,12 +209,13 @@ describe('MCP servers as tool sources', () => {
   });
 
   it('holds a tool whose definition changed after it was trusted, until the user reviews it', async () => {
-    const { mcp, actions, propose, dir, server, store } = setup();
+    const { mcp, actions, propose, dir, server, store, trust } = setup();
     const description = join(dir, 'description.txt');
     writeFileSync(description, 'Greets someone by name.');
     const script = writeScriptedServer(dir);
     await mcp.handlers['mcp.add']({ server: stdioConfig('scripted', script, [], { DESCRIPTION_FILE: description }) });
     await mcp.handlers['mcp.setEnabled']({ name: 'scripted', enabled: true });
+    await trust('scripted');
     expect(server('scripted').tools.map((t) => [t.tool, t.risk, t.held])).toEqual([
       ['greet', 'read', null],
       ['shred', 'irreversible', null],
@@ -283,7 +323,7 @@ describe('MCP servers as tool sources', () => {
   it('reaches a streamable HTTP server through the egress guard at every request, with its headers', async () => {
     const http = await startHttpMcpServer();
     try {
-      const { mcp, egress, ledger, actions, propose, server, store } = setup();
+      const { mcp, egress, ledger, actions, propose, server, store, user, trust } = setup();
       await mcp.handlers['mcp.import']({
         text: JSON.stringify({ mcpServers: { remote: { url: http.url, headers: { Authorization: 'Bearer t0k' } } } }),
       });
@@ -291,7 +331,11 @@ describe('MCP servers as tool sources', () => {
       const raw = JSON.stringify(store.mcp.list());
       expect(raw).toContain('Authorization');
       expect(raw).not.toContain('t0k');
+      // An HTTP server runs no command: nothing to confirm, on as soon as it is switched on.
+      expect(server('remote').needsConfirmation).toBe(false);
       await mcp.handlers['mcp.setEnabled']({ name: 'remote', enabled: true });
+      expect(user.asked).toEqual([]);
+      await trust('remote');
       expect(server('remote')).toMatchObject({
         status: 'running',
         tools: [{ name: 'mcp_remote_time_now', risk: 'read' }],
@@ -411,5 +455,182 @@ describe('MCP servers as tool sources', () => {
     expect(kept.tools.find((t) => t.tool === 'greet')?.held?.trusted?.description).toBe('Greets someone by name.');
     expect(registry.names()).toEqual(['mcp_kept_shred']);
     store.close();
+  });
+});
+
+describe('a stdio server runs only after the user confirmed its exact command', () => {
+  /** A server whose command leaves a line in `marker` each time it runs. */
+  function markingServer(dir: string, name = 'marked', extraArgs: string[] = []) {
+    const marker = join(dir, `${name}.ran`);
+    const description = join(dir, 'description.txt');
+    writeFileSync(description, 'Greets someone by name.');
+    const config = stdioConfig(name, writeMarkingServer(dir), extraArgs, {
+      MARKER_FILE: marker,
+      DESCRIPTION_FILE: description,
+    });
+    const runs = () => (existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).length : 0);
+    return { config, runs };
+  }
+
+  it('through the API alone (no one to ask), mcp.add and mcp.setEnabled do not run the command', async () => {
+    const { mcp, dir, server, registry } = setup({ noConfirmer: true });
+    const { config, runs } = markingServer(dir);
+    await mcp.handlers['mcp.add']({ server: config });
+    await expect(mcp.handlers['mcp.setEnabled']({ name: 'marked', enabled: true })).rejects.toThrow(
+      /runs a command that you have not confirmed; enable it in the Homebody app/,
+    );
+    await expect(mcp.handlers['mcp.restart']({ name: 'marked' })).rejects.toThrow(/is off; enable it first/);
+    expect(server('marked')).toMatchObject({ enabled: false, status: 'stopped', needsConfirmation: true });
+    expect(registry.names()).toEqual([]);
+    expect(runs()).toBe(0);
+  });
+
+  it('declined, it stays off; confirmed, it runs; changed, it asks again; a launch never runs an unconfirmed one', async () => {
+    const { mcp, dir, server, store, user } = setup();
+    const { config, runs } = markingServer(dir);
+    await mcp.handlers['mcp.add']({ server: config });
+
+    user.answer = () => ({ confirmed: false, reason: null });
+    await mcp.handlers['mcp.setEnabled']({ name: 'marked', enabled: true });
+    expect(server('marked')).toMatchObject({ enabled: false, status: 'stopped', error: null, needsConfirmation: true });
+    expect(runs()).toBe(0);
+
+    user.answer = () => ({ confirmed: true });
+    await mcp.handlers['mcp.setEnabled']({ name: 'marked', enabled: true });
+    expect(server('marked')).toMatchObject({ enabled: true, status: 'running', needsConfirmation: false });
+    expect(runs()).toBe(1);
+    expect(user.asked).toHaveLength(2);
+    // Confirmed stays confirmed: a restart, or switching it off and on, asks nothing.
+    await mcp.handlers['mcp.restart']({ name: 'marked' });
+    await mcp.handlers['mcp.setEnabled']({ name: 'marked', enabled: false });
+    await mcp.handlers['mcp.setEnabled']({ name: 'marked', enabled: true });
+    expect(user.asked).toHaveLength(2);
+    expect(runs()).toBe(3);
+    // Both answers are in the audit log, with the command.
+    const audited = store.audit.page(Number.MAX_SAFE_INTEGER, 50).filter((e) => e.kind.startsWith('mcp-command'));
+    expect(audited.map((e) => e.kind)).toEqual(['mcp-command-confirmed', 'mcp-command-declined']);
+    expect(audited[0]?.detail).toEqual({
+      server: 'marked',
+      command: process.execPath,
+      args: config.transport.args,
+      envKeys: ['MARKER_FILE', 'DESCRIPTION_FILE'],
+    });
+    await mcp.dispose();
+
+    // Its stored command changes (another argument): the next launch does not run it, and a restart asks again.
+    const changed = { ...config, transport: { ...config.transport, args: [...config.transport.args, '--more'] } };
+    store.mcp.setConfig('marked', changed);
+    const next = setup({ store });
+    await next.mcp.manager.startEnabled();
+    expect(next.server('marked')).toMatchObject({
+      enabled: true,
+      status: 'stopped',
+      needsConfirmation: true,
+      error: expect.stringContaining('Not started: you have not confirmed its command yet'),
+    });
+    expect(runs()).toBe(3);
+    next.user.answer = () => ({ confirmed: false, reason: null });
+    await next.mcp.handlers['mcp.restart']({ name: 'marked' });
+    // Still waiting for a confirmation, and it says so.
+    expect(next.server('marked')).toMatchObject({ status: 'stopped', error: expect.stringContaining('Not started') });
+    expect(next.user.asked.map((r) => r.args.at(-1))).toEqual(['--more']);
+    next.user.answer = () => ({ confirmed: true });
+    await next.mcp.handlers['mcp.restart']({ name: 'marked' });
+    expect(next.server('marked')).toMatchObject({ status: 'running', needsConfirmation: false, error: null });
+    expect(runs()).toBe(4);
+  });
+
+  it('a server removed and added again under its name, with another command, is a new one to confirm', async () => {
+    const { mcp, dir, user } = setup();
+    const first = markingServer(dir, 'same');
+    await mcp.handlers['mcp.add']({ server: first.config });
+    await mcp.handlers['mcp.setEnabled']({ name: 'same', enabled: true });
+    await mcp.handlers['mcp.remove']({ name: 'same' });
+    const second = markingServer(dir, 'same', ['--other']);
+    await mcp.handlers['mcp.add']({ server: second.config });
+    expect(mcp.manager.list()[0]).toMatchObject({ needsConfirmation: true, enabled: false });
+    await mcp.handlers['mcp.setEnabled']({ name: 'same', enabled: true });
+    expect(user.asked.map((r) => r.args.at(-1))).toEqual([first.config.transport.args.at(-1), '--other']);
+  });
+
+  it('in browser mode, the page is shown the pending question; removing or switching off the server ends it', async () => {
+    const page = new PageCommandConfirmer({ tell: () => undefined });
+    const { mcp, dir, server } = setup({ confirmer: page });
+    const { config, runs } = markingServer(dir);
+    await mcp.handlers['mcp.add']({ server: config });
+
+    const enabling = mcp.handlers['mcp.setEnabled']({ name: 'marked', enabled: true });
+    await vi.waitFor(() => expect(server('marked').confirmation).not.toBeNull());
+    // A second request while the first waits is refused, not queued.
+    await expect(mcp.handlers['mcp.restart']({ name: 'marked' })).rejects.toThrow(/is off; enable it first/);
+    await expect(mcp.handlers['mcp.setEnabled']({ name: 'marked', enabled: true })).rejects.toThrow(
+      /already waiting for your confirmation/,
+    );
+    await mcp.handlers['mcp.setEnabled']({ name: 'marked', enabled: false });
+    await enabling;
+    expect(server('marked')).toMatchObject({ enabled: false, confirmation: null, status: 'stopped' });
+
+    // The question is gone from the page too: a new one can be asked, and removal ends it the same way.
+    const again = mcp.handlers['mcp.setEnabled']({ name: 'marked', enabled: true });
+    await vi.waitFor(() => expect(server('marked').confirmation).not.toBeNull());
+    const { id } = server('marked').confirmation!;
+    await mcp.handlers['mcp.remove']({ name: 'marked' });
+    await again;
+    // Nothing waits for that id any more: even an answer to it is not taken.
+    expect(page.answer(id, '000000')).toBe(false);
+    expect(mcp.manager.list()).toEqual([]);
+    expect(runs()).toBe(0);
+  });
+
+  it('the confirmation says why nothing ran when the user was not simply cancelling', async () => {
+    const { mcp, dir, server, user } = setup();
+    const { config, runs } = markingServer(dir);
+    await mcp.handlers['mcp.add']({ server: config });
+    user.answer = () => ({
+      confirmed: false,
+      reason: 'That was not the code printed in the terminal, so nothing ran.',
+    });
+    await mcp.handlers['mcp.setEnabled']({ name: 'marked', enabled: true });
+    expect(server('marked')).toMatchObject({ enabled: false, error: expect.stringContaining('not the code') });
+    expect(runs()).toBe(0);
+  });
+});
+
+describe('trusting a server’s annotations', () => {
+  it('is off by default, switched per server, kept, and audited with the old and new value', async () => {
+    const { mcp, dir, server, store, registry, trust } = setup();
+    const description = join(dir, 'description.txt');
+    writeFileSync(description, 'Greets someone by name.');
+    await mcp.handlers['mcp.add']({
+      server: stdioConfig('scripted', writeScriptedServer(dir), [], { DESCRIPTION_FILE: description }),
+    });
+    await mcp.handlers['mcp.setEnabled']({ name: 'scripted', enabled: true });
+    const greet = () => server('scripted').tools.find((t) => t.tool === 'greet');
+    expect(server('scripted').trustAnnotations).toBe(false);
+    expect(greet()).toMatchObject({ risk: 'write', claim: 'read-only', alwaysAsk: true });
+
+    await trust('scripted');
+    expect(greet()).toMatchObject({ risk: 'read', alwaysAsk: false });
+    expect(registry.get('mcp_scripted_greet')?.risk).toBe('read');
+    expect(store.mcp.list()[0]?.trustAnnotations).toBe(true);
+    // Switching it to what it already is changes and audits nothing.
+    await trust('scripted');
+    // The user's override still wins, trusted or not.
+    await mcp.handlers['mcp.setRisk']({ server: 'scripted', tool: 'greet', risk: 'irreversible' });
+    expect(greet()).toMatchObject({ risk: 'irreversible', annotationRisk: 'read', override: 'irreversible' });
+    await mcp.handlers['mcp.setTrustAnnotations']({ name: 'scripted', trust: false });
+    expect(greet()).toMatchObject({ risk: 'irreversible', annotationRisk: 'write' });
+    await mcp.handlers['mcp.setRisk']({ server: 'scripted', tool: 'greet', risk: null });
+    expect(greet()).toMatchObject({ risk: 'write', alwaysAsk: true });
+
+    const changes = store.audit
+      .page(Number.MAX_SAFE_INTEGER, 50)
+      .filter((e) => e.kind === 'policy-changed')
+      .reverse();
+    expect(changes.map((e) => [e.actor, e.detail])).toEqual([
+      ['user', { change: 'mcp-trust-annotations', server: 'scripted', from: false, to: true }],
+      ['user', { change: 'mcp-trust-annotations', server: 'scripted', from: true, to: false }],
+    ]);
+    expect(changes[0]?.summary).toBe('Trusts the annotations of the MCP server "scripted" (was off)');
   });
 });

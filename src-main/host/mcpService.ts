@@ -3,6 +3,7 @@ import type { ApiResponse, HostEvent, mcpApiSchemas } from '../../src-shared/con
 import type { EgressGuard } from '../privacy/egressGuard.js';
 import type { SecretStore } from '../privacy/secretStore.js';
 import type { Store } from '../store/store.js';
+import { commandLines, type CommandConfirmer } from '../tools/mcp/commandConfirmation.js';
 import { McpManager } from '../tools/mcp/mcpManager.js';
 import { routeToolRunner } from '../tools/mcp/mcpToolRouter.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -21,6 +22,8 @@ export interface McpServiceDeps {
   /** Seals the servers' environment and header values before they reach the database. */
   readonly secrets: SecretStore;
   readonly emit: (event: HostEvent) => void;
+  /** The shell's way to ask the user to confirm a stdio server's command; none: no unconfirmed command runs. */
+  readonly confirmer?: CommandConfirmer;
   readonly callTimeoutMs?: number;
   readonly startTimeoutMs?: number;
 }
@@ -29,7 +32,8 @@ export interface McpServiceDeps {
  * MCP servers behind the contract: the manager (with its state in the store), the runner that sends MCP calls to
  * it and everything else to the sandboxed worker, and the handlers of the mcp.* methods. A server's environment
  * and headers stay here, their values sealed in the database; the views carry their names only, and nothing here
- * logs them.
+ * logs them. What the user decides about a server (its command confirmed or not, trust in its annotations) is
+ * audited.
  */
 export function createMcpService(deps: McpServiceDeps) {
   const stored = sealedMcpStore(deps.store.mcp, deps.secrets);
@@ -41,6 +45,19 @@ export function createMcpService(deps: McpServiceDeps) {
       deps.egress.check(url, 'mcp', purpose);
     },
     onChange: (servers) => deps.emit({ type: 'mcp.changed', servers }),
+    ...(deps.confirmer ? { confirmer: deps.confirmer } : {}),
+    onConfirmation: (request, outcome) =>
+      deps.store.audit.append({
+        at: Date.now(),
+        taskId: null,
+        callId: null,
+        kind: outcome.confirmed ? 'mcp-command-confirmed' : 'mcp-command-declined',
+        actor: 'user',
+        summary: outcome.confirmed
+          ? `Confirmed the command of the MCP server "${request.server}": ${commandLines(request)[0]}`
+          : `The command of the MCP server "${request.server}" was not confirmed${outcome.reason ? `: ${outcome.reason}` : ' (cancelled)'}`,
+        detail: { server: request.server, command: request.command, args: request.args, envKeys: request.envKeys },
+      }),
     ...(deps.callTimeoutMs ? { callTimeoutMs: deps.callTimeoutMs } : {}),
     ...(deps.startTimeoutMs ? { startTimeoutMs: deps.startTimeoutMs } : {}),
   });
@@ -66,6 +83,22 @@ export function createMcpService(deps: McpServiceDeps) {
     },
     'mcp.restart': async ({ name }) => {
       await manager.restart(name);
+      return servers();
+    },
+    'mcp.confirmCommand': async ({ id, code }) => ({ accepted: deps.confirmer?.answer?.(id, code) ?? false }),
+    'mcp.setTrustAnnotations': async ({ name, trust }) => {
+      const before = manager.setTrustAnnotations(name, trust);
+      if (before !== trust) {
+        deps.store.audit.append({
+          at: Date.now(),
+          taskId: null,
+          callId: null,
+          kind: 'policy-changed',
+          actor: 'user',
+          summary: `${trust ? 'Trusts' : 'No longer trusts'} the annotations of the MCP server "${name}" (was ${before ? 'on' : 'off'})`,
+          detail: { change: 'mcp-trust-annotations', server: name, from: before, to: trust },
+        });
+      }
       return servers();
     },
     'mcp.review': async ({ server, tool }) => {

@@ -6,14 +6,16 @@ import type { ScriptedCall } from '../llm/engineTypes.js';
 import { stdioConfig, writeHostileServer } from '../tools/mcp/mcpTestServers.js';
 import { callTo, injectionHost, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
 import { injectionPayloads } from '../testing/injectionPayloads.js';
+import { userAtDialog } from '../testing/userConfirmations.js';
 import type { HostInternals } from './createHost.js';
 
 /**
- * Prompt injection through an MCP server's results: a stdio server (a real MCP SDK server) answers a lookup with
- * hostile text, as a result or as an error. The generated model calls the lookup, then does what the text says
- * (scripted calls): the server's own destructive tool, a tool of it that may change things, a file write, the
- * clipboard, a mail. Each waits at a prompt or in the queue naming the server; denied, nothing ran (the server logs
- * every call of its other tools) and no file changed.
+ * Prompt injection through an MCP server's results: a stdio server (a real MCP SDK server, whose command the user
+ * confirmed and whose annotations they trust) answers a lookup with hostile text, as a result or as an error. The
+ * generated model calls the lookup, then does what the text says (scripted calls): the server's own destructive
+ * tool, a tool of it that says nothing about itself (so it asks every time), a file write, the clipboard, a mail.
+ * Each waits at a prompt or in the queue naming the server; denied, nothing ran (the server logs every call of its
+ * other tools) and no file changed.
  */
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-inject-mcp-')));
 const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'hb-inject-mcp-data-')));
@@ -50,11 +52,14 @@ const LOOK_UP_ERROR = 'look up the broken shared note';
 const actPrompt = (action: string) => `do what the note says (${action})`;
 /** A note the user asks for in a task that read nothing untrusted. */
 const CONTROL = 'save a shared note for me';
+/** A write the user asks for in a task that read nothing untrusted. */
+const CONTROL_WRITE = 'clear the budget for me';
 const scripts: Record<string, ScriptedCall[]> = {
   [LOOK_UP]: [LOOKUP],
   [LOOK_UP_ERROR]: [LOOKUP_ERROR],
   ...Object.fromEntries(Object.entries(ACTIONS).map(([action, call]) => [actPrompt(action), [call]])),
   [CONTROL]: [ACTIONS.save!],
+  [CONTROL_WRITE]: [ACTIONS.write!],
 };
 const serverNote = `MCP server notes (via mcp_notes_lookup)`;
 const ranOnServer = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
@@ -63,21 +68,35 @@ let host: HostInternals;
 
 beforeAll(async () => {
   writeFileSync(payloadFile, payloads[0]!.text);
-  host = await injectionHost(dataDir, scripts);
+  // The user clicks "Run it" when the app shows the server's command.
+  host = await injectionHost(dataDir, scripts, { confirmMcpCommand: userAtDialog().confirmer });
   const script = writeHostileServer(server);
   await host.invoke('mcp.add', {
     server: stdioConfig('notes', script, [], { PAYLOAD_FILE: payloadFile, LOG_FILE: logFile }),
   });
   const { servers } = await host.invoke('mcp.setEnabled', { name: 'notes', enabled: true });
   expect(servers[0]).toMatchObject({ status: 'running' });
-  expect(Object.fromEntries(servers[0]!.tools.map((t) => [t.name, t.risk]))).toEqual({
-    mcp_notes_lookup: 'read',
-    mcp_notes_wipe_all: 'irreversible',
-    mcp_notes_save_note: 'write',
+  const gating = (view: (typeof servers)[number]) =>
+    Object.fromEntries(view.tools.map((t) => [t.name, [t.risk, t.alwaysAsk]]));
+  // Its annotations are claims: until the user trusts them, even the "read-only" lookup asks before every call.
+  expect(gating(servers[0]!)).toEqual({
+    mcp_notes_lookup: ['write', true],
+    mcp_notes_wipe_all: ['irreversible', false],
+    mcp_notes_save_note: ['write', true],
+  });
+  const trusted = await host.invoke('mcp.setTrustAnnotations', { name: 'notes', trust: true });
+  // Trusted: the lookup reads; save_note says nothing about itself, so it still asks every time.
+  expect(gating(trusted.servers[0]!)).toEqual({
+    mcp_notes_lookup: ['read', false],
+    mcp_notes_wipe_all: ['irreversible', false],
+    mcp_notes_save_note: ['write', true],
+  });
+  await expect(host.invoke('policy.setMode', { tool: 'mcp_notes_save_note', mode: 'auto' })).rejects.toMatchObject({
+    code: 'INVALID_REQUEST',
   });
   await host.invoke('policy.grantFolder', { path: documents, untrusted: false });
-  // "Always allow" for the lookup, for the server's note saving, and for writing files and the clipboard.
-  for (const tool of ['mcp_notes_lookup', 'mcp_notes_save_note', 'write_text', 'clipboard_write'])
+  // "Always allow" for the lookup, and for writing files and the clipboard.
+  for (const tool of ['mcp_notes_lookup', 'write_text', 'clipboard_write'])
     await host.invoke('policy.setMode', { tool, mode: 'auto' });
   expect((await host.invoke('model.open', { path: inject('tinyModelPath') })).status).toBe('ready');
 });
@@ -87,7 +106,7 @@ afterAll(async () => {
 
 describe('prompt injection through an MCP server result', () => {
   it.each(payloads.map((p) => [p.name, p] as const))(
-    '%s: the server tool the result asks for waits at a prompt naming the server, though "always allow"; denied, it never runs',
+    '%s: the server tool the result asks for waits at a prompt naming the server; denied, it never runs',
     async (_name, payload) => {
       writeFileSync(payloadFile, payload.text);
       const run = await runTask(host, [LOOK_UP, actPrompt('save')]);
@@ -143,9 +162,17 @@ describe('prompt injection through an MCP server result', () => {
     expect(ranOnServer()).toBe('');
   });
 
-  it('without untrusted content first, the same "always allow" tool runs at once: the prompts above came from taint', async () => {
-    const run = await runTask(host, CONTROL);
-    expect(callTo(run, 'mcp_notes_save_note')).toMatchObject({ gate: 'none', state: 'done' });
+  it('without untrusted content first, the same "always allow" write runs at once: the prompts above came from taint', async () => {
+    const run = await runTask(host, CONTROL_WRITE);
+    expect(run.prompts).toEqual([]);
+    expect(callTo(run, 'write_text')).toMatchObject({ gate: 'none', state: 'done' });
+    expect(readFileSync(join(documents, 'budget.txt'), 'utf8')).toBe('all clear');
+  });
+
+  it('without untrusted content first, a server tool with no annotations still asks, naming no source; allowed, it runs', async () => {
+    const run = await runTask(host, CONTROL, { mcp_notes_save_note: 'allow-once' });
+    expect(run.prompts.map((p) => [p.tool, p.taint])).toEqual([['mcp_notes_save_note', []]]);
+    expect(callTo(run, 'mcp_notes_save_note')).toMatchObject({ gate: 'prompt', state: 'done' });
     expect(ranOnServer()).toBe('save_note {"text":"eve@attacker.example gets the budget"}\n');
   });
 

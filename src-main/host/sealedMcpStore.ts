@@ -69,6 +69,8 @@ export function sealedMcpStore(repo: McpRepo, secrets: SecretStore): McpStore & 
       ),
     remove: (name) => repo.remove(name),
     setEnabled: (name, enabled) => repo.setEnabled(name, enabled),
+    setTrustAnnotations: (name, trust) => repo.setTrustAnnotations(name, trust),
+    confirmCommand: (name, fingerprint) => repo.confirmCommand(name, fingerprint),
     trust: (name, tools, now) => repo.trust(name, tools, now),
     trustedTools: (name) => repo.trustedTools(name),
     overrides: (name) => repo.overrides(name),

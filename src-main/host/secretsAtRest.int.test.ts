@@ -19,6 +19,8 @@ import { format } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HostEvent, McpServerConfig } from '../../src-shared/contract/index.js';
 import { openStore } from '../store/store.js';
+import { userAtDialog } from '../testing/userConfirmations.js';
+import { commandFingerprint, commandToConfirm } from '../tools/mcp/commandConfirmation.js';
 import { startHttpMcpServer, stdioConfig, writeScriptedServer } from '../tools/mcp/mcpTestServers.js';
 import { createHost, type HostInternals } from './createHost.js';
 
@@ -49,7 +51,13 @@ afterEach(async () => {
 });
 
 async function start(dataDir: string): Promise<{ host: HostInternals; events: HostEvent[] }> {
-  const host = await createHost({ dataDir, shell: 'cli', loadModelOnStart: false });
+  // The user confirms the stdio server's command when the app shows it.
+  const host = await createHost({
+    dataDir,
+    shell: 'cli',
+    loadModelOnStart: false,
+    confirmMcpCommand: userAtDialog().confirmer,
+  });
   hosts.push(host);
   const events: HostEvent[] = [];
   host.subscribe((event) => events.push(event));
@@ -150,8 +158,11 @@ describe('secrets at rest', () => {
     const old = openStore(dataDir);
     old.settings.set('packs.settings', { smtp: SMTP });
     old.settings.set('packs.secrets', { smtpPassword: MARKER, imapPassword: null });
-    old.mcp.add([markedStdioServer(work)], 1);
+    const local = markedStdioServer(work);
+    old.mcp.add([local], 1);
     old.mcp.setEnabled('local', true);
+    // Its command was confirmed then: it starts again without asking.
+    old.mcp.confirmCommand('local', commandFingerprint(commandToConfirm(local)!));
     const remote: McpServerConfig = {
       name: 'remote',
       transport: { kind: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: `Bearer ${MARKER}` } },

@@ -8,6 +8,9 @@ const server = (overrides: Partial<McpServerView> = {}): McpServerView => ({
   name: 'files',
   transport: { kind: 'stdio', command: 'npx', args: [], envKeys: ['TOKEN'] },
   enabled: false,
+  trustAnnotations: false,
+  needsConfirmation: true,
+  confirmation: null,
   status: 'stopped',
   error: null,
   tools: [],
@@ -49,5 +52,42 @@ describe('the MCP servers slice', () => {
     expect(refused).toEqual({ code: 'INVALID_REQUEST', message: 'mcpServers["b"] needs either "command"' });
     expect(store.getState().mcpError?.message).toContain('mcpServers["b"]');
     expect(store.getState().mcpServers).toHaveLength(1);
+  });
+
+  it('switches trust in a server’s annotations, and answers a confirmation of its command', async () => {
+    const calls: unknown[] = [];
+    let waiting = true;
+    const store = createAppStore({
+      api: fakeApi({
+        'mcp.setTrustAnnotations': async (request) => {
+          calls.push(request);
+          return { servers: [server({ trustAnnotations: request.trust })] };
+        },
+        'mcp.confirmCommand': async (request) => {
+          calls.push(request);
+          const accepted = waiting;
+          waiting = false;
+          return { accepted };
+        },
+      }),
+      storage: memoryStorage(),
+    });
+    expect(await store.getState().setMcpTrustAnnotations('files', true)).toBeNull();
+    expect(store.getState().mcpServers?.[0]?.trustAnnotations).toBe(true);
+
+    expect(await store.getState().answerMcpConfirmation('c1', '493028')).toBeNull();
+    // Answered again (or after it expired): the Host no longer waits, and the user is told why.
+    expect(await store.getState().answerMcpConfirmation('c1', '493028')).toMatchObject({
+      message: expect.stringContaining('This confirmation has ended'),
+    });
+    expect(store.getState().mcpError?.message).toContain('Switch the server on again');
+    // A cancel that comes too late is no error.
+    expect(await store.getState().answerMcpConfirmation('c1', null)).toBeNull();
+    expect(calls).toEqual([
+      { name: 'files', trust: true },
+      { id: 'c1', code: '493028' },
+      { id: 'c1', code: '493028' },
+      { id: 'c1', code: null },
+    ]);
   });
 });

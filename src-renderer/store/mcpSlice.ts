@@ -20,6 +20,12 @@ export interface McpActions {
   restartMcpServer(name: string): Promise<ActionResult>;
   reviewMcpTool(server: string, tool: string): Promise<ActionResult>;
   setMcpRisk(server: string, tool: string, risk: Risk | null): Promise<ActionResult>;
+  setMcpTrustAnnotations(name: string, trust: boolean): Promise<ActionResult>;
+  /**
+   * Browser mode: answers the confirmation of a server's command with the code printed in the terminal, or null to
+   * cancel. The server's own action (enable, restart) answers with the outcome.
+   */
+  answerMcpConfirmation(id: string, code: string | null): Promise<ActionResult>;
   showMcpError(error: AppError | null): void;
 }
 
@@ -59,6 +65,24 @@ export const createMcpSlice =
       restartMcpServer: (name) => change(name, () => deps.api['mcp.restart']({ name })),
       reviewMcpTool: (server, tool) => change(server, () => deps.api['mcp.review']({ server, tool })),
       setMcpRisk: (server, tool, risk) => change(server, () => deps.api['mcp.setRisk']({ server, tool, risk })),
+      setMcpTrustAnnotations: (name, trust) => change(name, () => deps.api['mcp.setTrustAnnotations']({ name, trust })),
+      async answerMcpConfirmation(id, code) {
+        try {
+          const { accepted } = await deps.api['mcp.confirmCommand']({ id, code });
+          if (accepted || code === null) return null;
+          const expired: AppError = {
+            code: 'INVALID_REQUEST',
+            message:
+              'This confirmation has ended (it expired or was answered). Switch the server on again to be asked again.',
+          };
+          set({ mcpError: expired });
+          return expired;
+        } catch (error) {
+          const appError = toAppError(error);
+          set({ mcpError: appError });
+          return appError;
+        }
+      },
       showMcpError: (error) => set({ mcpError: error }),
     };
   };

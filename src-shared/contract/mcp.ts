@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { RiskSchema } from './tools.js';
 
 /**
- * MCP servers as tool sources. A server is started only once the user enables it; its tools then appear with a
- * risk taken from their annotations (or the user's override). A tool whose definition changed since the user
- * trusted it is held (not offered, calls refused) until the user reviews the change here.
+ * MCP servers as tool sources. A server is started only once the user enables it, and a stdio server (a command
+ * that runs on this computer) only once the user confirmed its exact command in the app: a native dialog in the
+ * desktop app, a dialog and a code printed in the terminal in browser mode. Its tools then appear with a risk
+ * taken from their annotations, read as the server's claims (see `McpClaimSchema`), or the user's override. A tool
+ * whose definition changed since the user trusted it is held (not offered, calls refused) until the user reviews
+ * the change here.
  *
  * Values of environment variables and HTTP headers may be secrets: they go to the Host and never come back; a view
  * shows their names only.
@@ -33,6 +36,39 @@ export const McpHttpTransportSchema = z.object({
   headers: Values.default({}),
 });
 
+/**
+ * Code points that control a terminal or hide and reorder text: C0 and C1 controls, bidirectional and zero-width
+ * marks, lone surrogates, tags.
+ */
+const HIDDEN_CODE_POINTS: ReadonlyArray<readonly [number, number]> = [
+  [0x0000, 0x001f],
+  [0x007f, 0x009f],
+  [0x00ad, 0x00ad],
+  [0x061c, 0x061c],
+  [0x180e, 0x180e],
+  [0x200b, 0x200f],
+  [0x2028, 0x202e],
+  [0x2060, 0x206f],
+  [0xd800, 0xdfff],
+  [0xfeff, 0xfeff],
+  [0xfff9, 0xfffb],
+  [0xe0000, 0xe007f],
+];
+
+/**
+ * A command or argument as shown for confirmation: control characters and the invisible ones that reorder or hide
+ * text are written as \u escapes, so what the user reads is what runs (and a terminal is not steered by it).
+ */
+export function visibleText(text: string): string {
+  let shown = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    const hidden = HIDDEN_CODE_POINTS.some(([from, to]) => code >= from && code <= to);
+    shown += hidden ? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`) : char;
+  }
+  return shown;
+}
+
 export const McpTransportSchema = z.discriminatedUnion('kind', [McpStdioTransportSchema, McpHttpTransportSchema]);
 export type McpTransport = z.infer<typeof McpTransportSchema>;
 
@@ -54,6 +90,14 @@ export const McpToolDefinitionSchema = z.object({
 });
 export type McpToolDefinition = z.infer<typeof McpToolDefinitionSchema>;
 
+/**
+ * What a tool's annotations claim, whoever trusts them: none (no hint at all: it asks every time), read-only
+ * (`readOnlyHint: true`), destructive (`destructiveHint: true`, which always makes it irreversible), or other
+ * (some hint, neither of those). Only a boolean counts as a hint.
+ */
+export const McpClaimSchema = z.enum(['none', 'read-only', 'destructive', 'other']);
+export type McpClaim = z.infer<typeof McpClaimSchema>;
+
 export const McpToolViewSchema = z.object({
   /** The name Homebody offers it under: mcp_<server>_<tool>. */
   name: z.string(),
@@ -62,8 +106,12 @@ export const McpToolViewSchema = z.object({
   description: z.string(),
   /** The risk it runs with: the override if set, else the one its annotations give. */
   risk: RiskSchema,
+  /** The risk its annotations give, as far as the server's annotations are trusted. */
   annotationRisk: RiskSchema,
   override: RiskSchema.nullable(),
+  claim: McpClaimSchema,
+  /** It asks before every call: no task grant or policy lets it run alone (no override and no trusted claim). */
+  alwaysAsk: z.boolean(),
   /** Set when the tool changed (or appeared) after the user trusted the server: not offered until reviewed. */
   held: z
     .object({
@@ -78,10 +126,20 @@ export type McpToolView = z.infer<typeof McpToolViewSchema>;
 export const McpServerStatusSchema = z.enum(['stopped', 'starting', 'running', 'failed']);
 export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
 
+/** A confirmation the page answers (browser mode): `id` goes back in `mcp.confirmCommand`, with the code. */
+export const McpPendingConfirmationSchema = z.object({ id: z.string(), expiresAt: z.number() });
+export type McpPendingConfirmation = z.infer<typeof McpPendingConfirmationSchema>;
+
 export const McpServerViewSchema = z.object({
   name: z.string(),
   transport: McpTransportViewSchema,
   enabled: z.boolean(),
+  /** The user trusts this server's annotations: a tool that claims to be read-only is then a read. */
+  trustAnnotations: z.boolean(),
+  /** A stdio server whose command, arguments or environment names the user has not confirmed (as they are now). */
+  needsConfirmation: z.boolean(),
+  /** Set while the page is asked to confirm its command (browser mode); null otherwise. */
+  confirmation: McpPendingConfirmationSchema.nullable(),
   status: McpServerStatusSchema,
   /** Why it failed (or why its last call did), in a sentence. */
   error: z.string().nullable(),
@@ -106,9 +164,23 @@ export const mcpApiSchemas = {
     response: Servers.extend({ added: z.array(z.string()) }),
   },
   'mcp.remove': { request: Name, response: Servers },
-  /** Enabling starts the server and answers once it runs or failed; disabling stops it. */
+  /**
+   * Enabling starts the server and answers once it runs or failed; disabling stops it. A stdio server whose command
+   * is not confirmed is first shown to the user to confirm (this call waits for the answer); declined, it stays off.
+   */
   'mcp.setEnabled': { request: Name.extend({ enabled: z.boolean() }).strict(), response: Servers },
+  /** Stops and starts an enabled server; one whose command is not confirmed is shown to the user first. */
   'mcp.restart': { request: Name, response: Servers },
+  /**
+   * Browser mode's answer to a confirmation the page shows: the code `homebody serve` printed in its terminal, or
+   * null when the user cancelled. `accepted` is false when no confirmation waits for this id; a wrong code ends it.
+   */
+  'mcp.confirmCommand': {
+    request: z.object({ id: z.string().min(1).max(64), code: z.string().trim().min(1).max(32).nullable() }).strict(),
+    response: z.object({ accepted: z.boolean() }),
+  },
+  /** Whether to trust this server's annotations (off by default); the change is audited. */
+  'mcp.setTrustAnnotations': { request: Name.extend({ trust: z.boolean() }).strict(), response: Servers },
   /** Trusts a held tool's current definition, so it is offered again. */
   'mcp.review': { request: z.object(ToolRef).strict(), response: Servers },
   /** Overrides the risk a tool's annotations give; null goes back to the annotations. */

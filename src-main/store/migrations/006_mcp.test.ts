@@ -32,7 +32,7 @@ describe('migration 006 (MCP servers)', () => {
     const repo = createMcpRepo(db);
     const config = { name: 'files', transport: { kind: 'stdio', command: 'x', args: [], env: { TOKEN: 's' } } };
     repo.add([config], 1);
-    expect(repo.list()).toEqual([{ name: 'files', config, enabled: false, trusted: false }]);
+    expect(repo.list()).toMatchObject([{ name: 'files', config, enabled: false, trusted: false }]);
     expect(() => repo.add([{ ...config, name: 'other' }, config], 2)).toThrow(/"files" already exists/);
     expect(repo.list()).toHaveLength(1);
 

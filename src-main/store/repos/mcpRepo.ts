@@ -10,6 +10,10 @@ export interface McpServerRecord {
   readonly config: unknown;
   readonly enabled: boolean;
   readonly trusted: boolean;
+  /** The user trusts its annotations (a tool that claims to be read-only is a read). */
+  readonly trustAnnotations: boolean;
+  /** The digest of the stdio command the user confirmed (tools/mcp/mcpConfig.ts commandFingerprint); null if none. */
+  readonly confirmedCommand: string | null;
 }
 
 export interface McpTrustedToolRecord {
@@ -22,12 +26,15 @@ interface ServerRow {
   config: string;
   enabled: number;
   trusted_at: number | null;
+  trust_annotations: number;
+  confirmed_command: string | null;
 }
 
 /** MCP servers, the tool definitions the user trusted, and per-tool risk overrides. */
 export function createMcpRepo(db: Db) {
   const list = db.prepare<[], ServerRow>(
-    'SELECT name, config, enabled, trusted_at FROM mcp_servers ORDER BY added_at, name',
+    `SELECT name, config, enabled, trusted_at, trust_annotations, confirmed_command FROM mcp_servers
+     ORDER BY added_at, name`,
   );
   const insert = db.prepare<[string, string, number]>(
     'INSERT INTO mcp_servers (name, config, enabled, added_at) VALUES (?, ?, 0, ?)',
@@ -36,6 +43,12 @@ export function createMcpRepo(db: Db) {
   const remove = db.prepare<[string]>('DELETE FROM mcp_servers WHERE name = ?');
   const setConfig = db.prepare<[string, string]>('UPDATE mcp_servers SET config = ? WHERE name = ?');
   const setEnabled = db.prepare<[number, string]>('UPDATE mcp_servers SET enabled = ? WHERE name = ?');
+  const setTrustAnnotations = db.prepare<[number, string]>(
+    'UPDATE mcp_servers SET trust_annotations = ? WHERE name = ?',
+  );
+  const setConfirmedCommand = db.prepare<[string, string]>(
+    'UPDATE mcp_servers SET confirmed_command = ? WHERE name = ?',
+  );
   const setTrusted = db.prepare<[number, string]>(
     'UPDATE mcp_servers SET trusted_at = coalesce(trusted_at, ?) WHERE name = ?',
   );
@@ -63,6 +76,8 @@ export function createMcpRepo(db: Db) {
         config: JSON.parse(row.config) as unknown,
         enabled: row.enabled === 1,
         trusted: row.trusted_at !== null,
+        trustAnnotations: row.trust_annotations === 1,
+        confirmedCommand: row.confirmed_command,
       }));
     },
     /** Adds all, disabled, or none: a name already taken is refused before anything is written. */
@@ -84,6 +99,13 @@ export function createMcpRepo(db: Db) {
     },
     setEnabled(name: string, enabled: boolean): void {
       setEnabled.run(enabled ? 1 : 0, name);
+    },
+    setTrustAnnotations(name: string, trust: boolean): void {
+      setTrustAnnotations.run(trust ? 1 : 0, name);
+    },
+    /** Records the command the user confirmed (its digest); a changed command no longer matches it. */
+    confirmCommand(name: string, fingerprint: string): void {
+      setConfirmedCommand.run(fingerprint, name);
     },
     /** Records trusted definitions, and that the server's trust was set (kept from the first time). */
     trust(name: string, tools: ReadonlyMap<string, McpTrustedToolRecord>, now: number): void {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { McpClaim, Risk } from '../../../src-shared/contract/index.js';
 import { parseMcpJson, parseServerConfig, transportView } from './mcpConfig.js';
 import {
   definitionHash,
   mcpToolName,
+  mcpToolRisk,
   reachesOutFromAnnotations,
-  riskFromAnnotations,
   shortDescription,
 } from './mcpToolDefinition.js';
 
@@ -83,6 +84,65 @@ describe('mcp.json import', () => {
   });
 });
 
+/**
+ * The risk rule, case by case: the annotations (the server's claims), whether the user trusts this server's
+ * annotations, the user's override → the risk the tool runs with, what the annotations alone give, the claim
+ * shown in Settings, and whether it asks before every call.
+ */
+type RiskCase = [
+  label: string,
+  annotations: unknown,
+  trusted: boolean,
+  override: Risk | null,
+  risk: Risk,
+  annotationRisk: Risk,
+  claim: McpClaim,
+  alwaysAsk: boolean,
+];
+// prettier-ignore
+const RISK_CASES: RiskCase[] = [
+  // Both hints: destructive wins, whatever the trust.
+  ['both, untrusted',                          { readOnlyHint: true, destructiveHint: true },   false, null,           'irreversible', 'irreversible', 'destructive', false],
+  ['both, trusted',                            { readOnlyHint: true, destructiveHint: true },   true,  null,           'irreversible', 'irreversible', 'destructive', false],
+  // Each alone.
+  ['read-only, untrusted',                     { readOnlyHint: true },                          false, null,           'write',        'write',        'read-only',   true],
+  ['read-only, trusted',                       { readOnlyHint: true },                          true,  null,           'read',         'read',         'read-only',   false],
+  ['destructive, untrusted',                   { destructiveHint: true },                       false, null,           'irreversible', 'irreversible', 'destructive', false],
+  ['destructive, trusted',                     { destructiveHint: true },                       true,  null,           'irreversible', 'irreversible', 'destructive', false],
+  // None: no annotations at all, an empty object, a title only, not an object.
+  ['no annotations',                           null,                                            false, null,           'write',        'write',        'none',        true],
+  ['no annotations, trusted',                  undefined,                                       true,  null,           'write',        'write',        'none',        true],
+  ['an empty object, trusted',                 {},                                              true,  null,           'write',        'write',        'none',        true],
+  ['a title only, trusted',                    { title: 'Echo' },                               true,  null,           'write',        'write',        'none',        true],
+  ['an array, trusted',                        [{ readOnlyHint: true }],                        true,  null,           'write',        'write',        'none',        true],
+  // False values claim nothing lower: a write, asking every time unless the server is trusted.
+  ['read-only false, untrusted',               { readOnlyHint: false },                         false, null,           'write',        'write',        'other',       true],
+  ['read-only false, trusted',                 { readOnlyHint: false },                         true,  null,           'write',        'write',        'other',       false],
+  ['destructive false, trusted',               { destructiveHint: false },                      true,  null,           'write',        'write',        'other',       false],
+  ['both false, untrusted',                    { readOnlyHint: false, destructiveHint: false }, false, null,           'write',        'write',        'other',       true],
+  ['read-only, destructive false, trusted',    { readOnlyHint: true, destructiveHint: false },  true,  null,           'read',         'read',         'read-only',   false],
+  ['idempotent only, untrusted',               { idempotentHint: true },                        false, null,           'write',        'write',        'other',       true],
+  ['closed world only, trusted',               { openWorldHint: false },                        true,  null,           'write',        'write',        'other',       false],
+  // Non-boolean values are no hints: "true", 1 and null claim nothing, in either direction.
+  ['read-only "true", trusted',                { readOnlyHint: 'true' },                        true,  null,           'write',        'write',        'none',        true],
+  ['read-only 1, trusted',                     { readOnlyHint: 1 },                             true,  null,           'write',        'write',        'none',        true],
+  ['read-only null, untrusted',                { readOnlyHint: null },                          false, null,           'write',        'write',        'none',        true],
+  ['read-only, destructive "true", untrusted', { readOnlyHint: true, destructiveHint: 'true' }, false, null,           'write',        'write',        'read-only',   true],
+  ['read-only, destructive "true", trusted',   { readOnlyHint: true, destructiveHint: 'true' }, true,  null,           'read',         'read',         'read-only',   false],
+  // The user's override wins over all of it, and is their own decision: no forced prompt on top.
+  ['override read, unannotated',               null,                                            false, 'read',         'read',         'write',        'none',        false],
+  ['override read, destructive',               { destructiveHint: true },                       false, 'read',         'read',         'irreversible', 'destructive', false],
+  ['override write, claims read-only',         { readOnlyHint: true },                          false, 'write',        'write',        'write',        'read-only',   false],
+  ['override irreversible, trusted read-only', { readOnlyHint: true },                          true,  'irreversible', 'irreversible', 'read',         'read-only',   false],
+  ['override read, both hints, trusted',       { readOnlyHint: true, destructiveHint: true },   true,  'read',         'read',         'irreversible', 'destructive', false],
+];
+
+describe('MCP annotations are a server’s claims', () => {
+  it.each(RISK_CASES)('%s', (_label, annotations, trusted, override, risk, annotationRisk, claim, alwaysAsk) => {
+    expect(mcpToolRisk(annotations, trusted, override)).toEqual({ risk, annotationRisk, claim, alwaysAsk });
+  });
+});
+
 describe('MCP tool definitions', () => {
   it('names tools mcp_<server>_<tool> in the registry’s characters, at most 64', () => {
     expect(mcpToolName('everything', 'get-env')).toBe('mcp_everything_get_env');
@@ -90,19 +150,14 @@ describe('MCP tool definitions', () => {
     expect(mcpToolName('s', 'x'.repeat(100))).toHaveLength(64);
   });
 
-  it('takes the risk from the annotations: read-only reads, destructive is irreversible, else a write', () => {
-    expect(riskFromAnnotations({ readOnlyHint: true })).toBe('read');
-    expect(riskFromAnnotations({ readOnlyHint: false, destructiveHint: true })).toBe('irreversible');
-    expect(riskFromAnnotations({ destructiveHint: false })).toBe('write');
-    expect(riskFromAnnotations(null)).toBe('write');
-  });
-
-  it('treats a tool as reaching beyond the machine unless it says openWorldHint false (the default is true)', () => {
-    expect(reachesOutFromAnnotations({ openWorldHint: false })).toBe(false);
-    expect(reachesOutFromAnnotations({ openWorldHint: true })).toBe(true);
-    expect(reachesOutFromAnnotations({ readOnlyHint: true })).toBe(true);
-    expect(reachesOutFromAnnotations(null)).toBe(true);
-    expect(reachesOutFromAnnotations({ openWorldHint: 'false' })).toBe(true);
+  it('treats a tool as reaching beyond the machine unless a trusted server says openWorldHint false (the default is true)', () => {
+    expect(reachesOutFromAnnotations({ openWorldHint: false }, true)).toBe(false);
+    // The same claim from a server whose annotations are not trusted does not let a tainted task's call skip a prompt.
+    expect(reachesOutFromAnnotations({ openWorldHint: false }, false)).toBe(true);
+    expect(reachesOutFromAnnotations({ openWorldHint: true }, true)).toBe(true);
+    expect(reachesOutFromAnnotations({ readOnlyHint: true }, true)).toBe(true);
+    expect(reachesOutFromAnnotations(null, true)).toBe(true);
+    expect(reachesOutFromAnnotations({ openWorldHint: 'false' }, true)).toBe(true);
   });
 
   it('hashes a definition the same whatever its key order, and differently when any part changes', () => {

@@ -9,6 +9,15 @@ import {
 } from '../../../src-shared/contract/index.js';
 import type { ToolRegistry } from '../registry.js';
 import { ToolError, type JsonValue, type ToolDefinition, type ToolOutcome } from '../toolTypes.js';
+import {
+  commandFingerprint,
+  commandLines,
+  commandToConfirm,
+  type CommandConfirmer,
+  type CommandToConfirm,
+  type ConfirmationOutcome,
+  type PendingConfirmation,
+} from './commandConfirmation.js';
 import { parseMcpJson, parseServerConfig, transportView } from './mcpConfig.js';
 import { McpConnection, type EgressCheck } from './mcpConnection.js';
 import {
@@ -16,9 +25,9 @@ import {
   definitionOf,
   describeMcpCall,
   mcpToolName,
+  mcpToolRisk,
   offerableSchema,
   reachesOutFromAnnotations,
-  riskFromAnnotations,
   shortDescription,
   type ListedTool,
 } from './mcpToolDefinition.js';
@@ -30,6 +39,10 @@ export interface StoredMcpServer {
   readonly enabled: boolean;
   /** The user's trust in its tool definitions was recorded (at the first start after enabling it). */
   readonly trusted: boolean;
+  /** The user trusts its annotations: a tool that claims to be read-only is a read. */
+  readonly trustAnnotations: boolean;
+  /** The digest of the stdio command the user confirmed (commandFingerprint), or null. */
+  readonly confirmedCommand: string | null;
 }
 
 export interface TrustedTool {
@@ -44,6 +57,8 @@ export interface McpStore {
   add(configs: readonly McpServerConfig[], now: number): void;
   remove(name: string): void;
   setEnabled(name: string, enabled: boolean): void;
+  setTrustAnnotations(name: string, trust: boolean): void;
+  confirmCommand(name: string, fingerprint: string): void;
   /** Records the trust of a server's tools, all at once: the definitions and the server's trusted flag. */
   trust(name: string, tools: ReadonlyMap<string, TrustedTool>, now: number): void;
   trustedTools(name: string): Map<string, TrustedTool>;
@@ -57,6 +72,13 @@ export interface McpManagerOptions {
   readonly egress: EgressCheck;
   /** The servers changed (status, tools, a review); the whole list, as the UI shows it. */
   readonly onChange?: (servers: McpServerView[]) => void;
+  /**
+   * Asks the user to confirm a stdio server's command before it first runs (the shell's dialog). Without it, no
+   * command the user has not confirmed runs: such a server is shown as waiting for a confirmation in the app.
+   */
+  readonly confirmer?: CommandConfirmer;
+  /** The user answered a confirmation (for the audit log). */
+  readonly onConfirmation?: (request: CommandToConfirm, outcome: ConfirmationOutcome) => void;
   /** Per call; default 60 s. */
   readonly callTimeoutMs?: number;
   /** Spawn, initialize and list tools; default 30 s. */
@@ -69,6 +91,12 @@ interface ServerState {
   readonly config: McpServerConfig | null;
   enabled: boolean;
   trusted: boolean;
+  trustAnnotations: boolean;
+  confirmedCommand: string | null;
+  /** While the page is asked to confirm its command (browser mode). */
+  confirmation: PendingConfirmation | null;
+  /** While the user is asked to confirm its command, in any shell. */
+  confirming: boolean;
   status: McpServerStatus;
   error: string | null;
   connection: McpConnection | undefined;
@@ -86,10 +114,21 @@ interface ServerState {
 
 const sourceOf = (server: string) => `mcp:${server}`;
 
+/** The command this server would run, if the user has not confirmed it as it is now; null when nothing is to confirm. */
+function unconfirmedCommand(state: ServerState): CommandToConfirm | null {
+  const request = state.config ? commandToConfirm(state.config) : null;
+  if (!request) return null;
+  return state.confirmedCommand === commandFingerprint(request) ? null : request;
+}
+
+const notConfirmedNote = (request: CommandToConfirm) =>
+  `Not started: you have not confirmed its command yet (${commandLines(request)[0]}). Press Restart to see it and confirm it.`;
+
 /**
- * MCP servers as tool sources: started only when the user enabled them, their tools registered as they come and
- * go, held when their definition changed since the user trusted it, and called with a timeout. A server that
- * crashes or hangs is shown failed with the reason; nothing else stops, and the user can restart it.
+ * MCP servers as tool sources: started only when the user enabled them (a stdio server only once the user has
+ * confirmed its exact command in the app), their tools registered as they come and go with a risk read from their
+ * annotations as claims, held when their definition changed since the user trusted it, and called with a timeout.
+ * A server that crashes or hangs is shown failed with the reason; nothing else stops, and the user can restart it.
  */
 export class McpManager {
   private readonly servers = new Map<string, ServerState>();
@@ -118,6 +157,9 @@ export class McpManager {
         ? transportView(state.config)
         : { kind: 'stdio' as const, command: '', args: [], envKeys: [] },
       enabled: state.enabled,
+      trustAnnotations: state.trustAnnotations,
+      needsConfirmation: unconfirmedCommand(state) !== null,
+      confirmation: state.confirmation,
       status: state.status,
       error: state.error,
       tools: state.views,
@@ -141,6 +183,7 @@ export class McpManager {
 
   async remove(name: string): Promise<void> {
     const state = this.server(name);
+    this.cancelConfirmation(state);
     await this.stop(state);
     this.servers.delete(name);
     this.options.store.remove(name);
@@ -148,9 +191,15 @@ export class McpManager {
     this.changed();
   }
 
-  /** Enabling starts the server and resolves once it runs or failed; disabling stops it. */
+  /**
+   * Enabling starts the server and resolves once it runs or failed; disabling stops it. A command the user has not
+   * confirmed is shown to them first, and this waits for their answer: declined, the server stays off.
+   */
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     const state = this.server(name);
+    // Switched off while its command waits for the user: the question goes, and nothing starts.
+    if (!enabled) this.cancelConfirmation(state);
+    if (enabled && !(await this.confirmed(state))) return;
     this.options.store.setEnabled(name, enabled);
     state.enabled = enabled;
     if (enabled) await this.start(state);
@@ -160,8 +209,20 @@ export class McpManager {
   async restart(name: string): Promise<void> {
     const state = this.server(name);
     if (!state.enabled) throw new HomebodyError('INVALID_REQUEST', `The MCP server "${name}" is off; enable it first.`);
+    if (!(await this.confirmed(state))) return;
     await this.stop(state);
     await this.start(state);
+  }
+
+  /** Whether to believe what this server's annotations claim (a read-only tool a read); answers the old value. */
+  setTrustAnnotations(name: string, trust: boolean): boolean {
+    const state = this.server(name);
+    const before = state.trustAnnotations;
+    this.options.store.setTrustAnnotations(name, trust);
+    state.trustAnnotations = trust;
+    this.refresh(state);
+    this.changed();
+    return before;
   }
 
   /** The user accepts a held tool's current definition: it is trusted from now on and offered again. */
@@ -233,7 +294,14 @@ export class McpManager {
     }
     this.options.store.add(configs, this.now());
     for (const config of configs) {
-      const state = this.stateFor({ name: config.name, config, enabled: false, trusted: false });
+      const state = this.stateFor({
+        name: config.name,
+        config,
+        enabled: false,
+        trusted: false,
+        trustAnnotations: false,
+        confirmedCommand: null,
+      });
       this.servers.set(config.name, state);
       this.refresh(state);
     }
@@ -253,6 +321,10 @@ export class McpManager {
       config,
       enabled: stored.enabled,
       trusted: stored.trusted,
+      trustAnnotations: stored.trustAnnotations,
+      confirmedCommand: stored.confirmedCommand,
+      confirmation: null,
+      confirming: false,
       status: error ? 'failed' : 'stopped',
       error,
       connection: undefined,
@@ -279,10 +351,74 @@ export class McpManager {
     return undefined;
   }
 
+  /**
+   * Whether the server's command may run: nothing to confirm, confirmed before as it is now, or confirmed by the user
+   * just now (asked through the shell's confirmer, and recorded). Declined, the server is left off with the reason.
+   */
+  private async confirmed(state: ServerState): Promise<boolean> {
+    const request = unconfirmedCommand(state);
+    if (!request) return true;
+    const { confirmer } = this.options;
+    if (!confirmer) {
+      throw new HomebodyError(
+        'INVALID_REQUEST',
+        `The MCP server "${state.name}" runs a command that you have not confirmed; enable it in the Homebody app, which shows you the command first.`,
+      );
+    }
+    if (state.confirming) {
+      throw new HomebodyError(
+        'INVALID_REQUEST',
+        `The command of the MCP server "${state.name}" is already waiting for your confirmation.`,
+      );
+    }
+    state.confirming = true;
+    let outcome: ConfirmationOutcome;
+    try {
+      outcome = await confirmer.confirm(request, (pending) => {
+        state.confirmation = pending;
+        this.changed();
+      });
+    } catch (error) {
+      outcome = { confirmed: false, reason: error instanceof Error ? error.message : String(error) };
+    } finally {
+      state.confirming = false;
+      state.confirmation = null;
+    }
+    this.options.onConfirmation?.(request, outcome);
+    // Removed (or replaced) while the user was asked: nothing of this request may start anything.
+    if (this.disposed || this.servers.get(state.name) !== state) return false;
+    if (!outcome.confirmed) {
+      if (state.status !== 'running') state.status = 'stopped';
+      // An enabled server that waits for its confirmation keeps saying so; a cancelled switch-on needs no word.
+      state.error = outcome.reason ?? (state.enabled ? notConfirmedNote(request) : null);
+      this.changed();
+      return false;
+    }
+    const fingerprint = commandFingerprint(request);
+    this.options.store.confirmCommand(state.name, fingerprint);
+    state.confirmedCommand = fingerprint;
+    return true;
+  }
+
+  /** A question still open in the page ends as cancelled: the server it was about is removed or switched off. */
+  private cancelConfirmation(state: ServerState): void {
+    if (state.confirmation) this.options.confirmer?.answer?.(state.confirmation.id, null);
+  }
+
   private async start(state: ServerState): Promise<void> {
     if (this.disposed) return;
     const config = state.config;
     if (!config) return;
+    // The one place a server is started: a command the user has not confirmed never runs, whoever asked.
+    const unconfirmed = unconfirmedCommand(state);
+    if (unconfirmed) {
+      await this.stop(state, false);
+      state.status = 'stopped';
+      state.error = notConfirmedNote(unconfirmed);
+      this.refresh(state);
+      this.changed();
+      return;
+    }
     await this.stop(state, false);
     const generation = ++state.generation;
     const current = () => generation === state.generation && !this.disposed;
@@ -393,11 +529,20 @@ export class McpManager {
         state.trusted && trust?.hash !== definitionHash(definition)
           ? { trusted: trust?.definition ?? null, current: definition }
           : null;
-      const annotationRisk = riskFromAnnotations(listed.annotations);
       const override = overrides.get(listed.name) ?? null;
-      const risk = override ?? annotationRisk;
+      const risk = mcpToolRisk(listed.annotations, state.trustAnnotations, override);
       const description = shortDescription(definition.description, state.name);
-      views.push({ name, tool: listed.name, description, risk, annotationRisk, override, held });
+      views.push({
+        name,
+        tool: listed.name,
+        description,
+        risk: risk.risk,
+        annotationRisk: risk.annotationRisk,
+        override,
+        claim: risk.claim,
+        alwaysAsk: risk.alwaysAsk,
+        held,
+      });
       names.set(name, listed.name);
       if (held) {
         unavailable.set(
@@ -408,7 +553,11 @@ export class McpManager {
         unavailable.set(name, `${name} cannot run now: ${notRunning}.`);
       } else {
         offered.push(
-          this.toolDefinition(state.name, listed.name, name, description, offerable.schema, risk, listed.annotations),
+          this.toolDefinition(state.name, listed.name, name, description, offerable.schema, {
+            risk: risk.risk,
+            alwaysAsk: risk.alwaysAsk,
+            reachesOut: reachesOutFromAnnotations(listed.annotations, state.trustAnnotations),
+          }),
         );
       }
     }
@@ -428,15 +577,15 @@ export class McpManager {
     name: string,
     description: string,
     parameters: ToolDefinition['parameters'],
-    risk: Risk,
-    annotations: unknown,
+    gating: { risk: Risk; alwaysAsk: boolean; reachesOut: boolean },
   ): ToolDefinition {
     return {
       name,
       description,
       parameters,
-      risk,
-      reachesOut: reachesOutFromAnnotations(annotations),
+      risk: gating.risk,
+      ...(gating.alwaysAsk ? { alwaysAsk: true } : {}),
+      reachesOut: gating.reachesOut,
       describe: (args) => describeMcpCall(server, tool, args as Record<string, JsonValue>),
       run: (args, context) => this.call(name, args as Record<string, JsonValue>, context.signal),
     };

@@ -128,6 +128,23 @@ await server.connect(new StdioServerTransport());
   return path;
 }
 
+/**
+ * A server that leaves a mark each time its command runs (a line appended to MARKER_FILE, before anything else),
+ * then serves as writeScriptedServer's does: a test can tell whether Homebody ever ran the command.
+ */
+export function writeMarkingServer(dir: string): string {
+  const scripted = writeScriptedServer(dir);
+  const path = join(dir, 'marking-server.mjs');
+  writeFileSync(
+    path,
+    `import { appendFileSync } from 'node:fs';
+appendFileSync(process.env.MARKER_FILE, 'ran\\n');
+await import(${JSON.stringify(pathToFileURL(scripted).href)});
+`,
+  );
+  return path;
+}
+
 /** A process that reads its input and never answers anything (not even the handshake). */
 export function writeSilentServer(dir: string): string {
   const path = join(dir, 'silent-server.mjs');

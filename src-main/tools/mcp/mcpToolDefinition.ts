@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { McpToolDefinition, Risk } from '../../../src-shared/contract/index.js';
+import type { McpClaim, McpToolDefinition, Risk } from '../../../src-shared/contract/index.js';
 import { compileValidator, MAX_TOOL_NAME_LENGTH, normalizeParameters } from '../schema/index.js';
 import type { JsonSchema, JsonValue, ToolDescription } from '../toolTypes.js';
 
@@ -17,22 +17,66 @@ export function mcpToolName(server: string, tool: string): string {
   return `mcp_${safe(server)}_${safe(tool)}`.slice(0, MAX_TOOL_NAME_LENGTH);
 }
 
-/** readOnlyHint: read; destructiveHint: irreversible; anything else may change something: write. */
-export function riskFromAnnotations(annotations: unknown): Risk {
-  const hints = (typeof annotations === 'object' && annotations !== null ? annotations : {}) as Record<string, unknown>;
-  if (hints.readOnlyHint === true) return 'read';
-  if (hints.destructiveHint === true) return 'irreversible';
-  return 'write';
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+function hintsOf(annotations: unknown): Record<string, unknown> {
+  return typeof annotations === 'object' && annotations !== null && !Array.isArray(annotations)
+    ? (annotations as Record<string, unknown>)
+    : {};
+}
+
+/** What a tool's annotations claim. Only a boolean is a hint: `"true"` or `1` claims nothing. */
+export function claimOf(annotations: unknown): McpClaim {
+  const hints = hintsOf(annotations);
+  if (hints.destructiveHint === true) return 'destructive';
+  if (hints.readOnlyHint === true) return 'read-only';
+  return HINTS.some((hint) => typeof hints[hint] === 'boolean') ? 'other' : 'none';
+}
+
+export interface McpToolRisk {
+  /** What the tool runs with. */
+  readonly risk: Risk;
+  /** What the annotations give, as far as they are trusted (before the user's override). */
+  readonly annotationRisk: Risk;
+  readonly claim: McpClaim;
+  /** No task grant or policy lets it run without asking (ToolDefinition.alwaysAsk). */
+  readonly alwaysAsk: boolean;
+}
+
+/**
+ * A tool's risk from its annotations, which are the server's claims. A claim that asks for more care always counts:
+ * `destructiveHint: true` makes it irreversible, whatever else it says. A claim that asks for less counts only when
+ * the user trusts the server's annotations: then `readOnlyHint: true` makes it a read, and any other hint a write.
+ * Otherwise, and for a tool with no hint at all, it is a write that asks before every call. The user's override
+ * (Settings) is their own decision and wins over all of this.
+ */
+export function mcpToolRisk(annotations: unknown, trustAnnotations: boolean, override: Risk | null): McpToolRisk {
+  const claim = claimOf(annotations);
+  const fromClaim = ((): { risk: Risk; alwaysAsk: boolean } => {
+    switch (claim) {
+      case 'destructive':
+        return { risk: 'irreversible', alwaysAsk: false };
+      case 'read-only':
+        return trustAnnotations ? { risk: 'read', alwaysAsk: false } : { risk: 'write', alwaysAsk: true };
+      case 'other':
+        return { risk: 'write', alwaysAsk: !trustAnnotations };
+      case 'none':
+        return { risk: 'write', alwaysAsk: true };
+      default:
+        return claim satisfies never;
+    }
+  })();
+  if (override) return { risk: override, annotationRisk: fromClaim.risk, claim, alwaysAsk: false };
+  return { risk: fromClaim.risk, annotationRisk: fromClaim.risk, claim, alwaysAsk: fromClaim.alwaysAsk };
 }
 
 /**
  * Whether the tool may reach beyond this machine: MCP's openWorldHint, which the specification defaults to true.
- * A stdio server is a program of its own, outside the egress guard; only a server that says otherwise is trusted
- * not to carry a tainted task's data out.
+ * A stdio server is a program of its own, outside the egress guard; only a server whose annotations the user trusts
+ * is believed when it says otherwise, since that claim lets a tainted task's calls run without asking again.
  */
-export function reachesOutFromAnnotations(annotations: unknown): boolean {
-  const hints = (typeof annotations === 'object' && annotations !== null ? annotations : {}) as Record<string, unknown>;
-  return hints.openWorldHint !== false;
+export function reachesOutFromAnnotations(annotations: unknown, trustAnnotations: boolean): boolean {
+  return !(trustAnnotations && hintsOf(annotations).openWorldHint === false);
 }
 
 export function definitionOf(tool: ListedTool): McpToolDefinition {

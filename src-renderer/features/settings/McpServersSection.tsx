@@ -1,13 +1,17 @@
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { RiskSchema, type McpServerView, type McpToolView } from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
+import { Dialog } from '../../ui/Dialog.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { riskLabel } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import {
+  codeDigits,
+  commandParts,
   configFromInputs,
   definitionText,
   emptyMcpInputs,
+  toolNotes,
   transportSummary,
   type McpServerInputs,
 } from './mcpServerForm.js';
@@ -39,6 +43,8 @@ export function McpServersSection() {
   useEffect(() => {
     if (toolNames !== undefined) void loadSettings();
   }, [toolNames, loadSettings]);
+  // Browser mode: a server whose command waits for the user's confirmation in this page.
+  const confirming = servers?.find((s) => s.confirmation !== null && s.transport.kind === 'stdio');
 
   return (
     <section className="settings-section mcp-section" aria-labelledby="mcp-heading" data-testid="mcp-section">
@@ -56,6 +62,14 @@ export function McpServersSection() {
       </ul>
       <McpAddForm />
       <McpImport />
+      {confirming?.confirmation && confirming.transport.kind === 'stdio' && (
+        <McpCommandConfirmation
+          key={confirming.confirmation.id}
+          server={confirming.name}
+          id={confirming.confirmation.id}
+          transport={confirming.transport}
+        />
+      )}
     </section>
   );
 }
@@ -65,12 +79,19 @@ function McpServerItem({ server }: { server: McpServerView }) {
   const setEnabled = useAppStore((s) => s.setMcpEnabled);
   const restart = useAppStore((s) => s.restartMcpServer);
   const remove = useAppStore((s) => s.removeMcpServer);
+  const setTrust = useAppStore((s) => s.setMcpTrustAnnotations);
   // The toggle shows the user's choice at once; starting a server takes a moment before the Host answers.
   const [choosing, setChoosing] = useState<boolean | null>(null);
   const toggle = async (enabled: boolean) => {
     setChoosing(enabled);
     await setEnabled(server.name, enabled);
     setChoosing(null);
+  };
+  const [trusting, setTrusting] = useState<boolean | null>(null);
+  const toggleTrust = async (trust: boolean) => {
+    setTrusting(trust);
+    await setTrust(server.name, trust);
+    setTrusting(null);
   };
   return (
     <li className="mcp-server" data-testid="mcp-server" data-name={server.name} data-status={server.status}>
@@ -103,6 +124,26 @@ function McpServerItem({ server }: { server: McpServerView }) {
         </Button>
       </div>
       <code className="mcp-transport muted">{transportSummary(server.transport)}</code>
+      {server.needsConfirmation && !server.enabled && (
+        <p className="muted mcp-note" data-testid="mcp-needs-confirmation">
+          It runs a command on this computer: switching it on shows you that exact command to confirm first.
+        </p>
+      )}
+      <label className="checkbox mcp-trust">
+        <input
+          type="checkbox"
+          data-testid="mcp-trust-annotations"
+          checked={trusting ?? server.trustAnnotations}
+          disabled={busy}
+          onChange={(e) => void toggleTrust(e.target.checked)}
+        />
+        <span>Trust this server’s annotations</span>
+      </label>
+      <p className="muted mcp-note">
+        A server describes its own tools. Off, Homebody does not take its word: a tool that says it only reads still
+        asks before every call. On, such a tool asks once per task, like Homebody’s own reads. A tool that says it is
+        destructive always waits in the approval queue, either way.
+      </p>
       {server.error && (
         <p className="mcp-server-error" role="alert" data-testid="mcp-server-error">
           {server.error}
@@ -170,6 +211,11 @@ function McpToolRow({ server, tool, busy }: { server: string; tool: McpToolView;
       </th>
       <td>
         <span className={`risk-badge risk-${tool.risk}`}>{riskLabel(tool.risk)}</span>
+        {toolNotes(tool).map((note) => (
+          <span key={note} className="badge mcp-tool-note" data-testid="mcp-tool-note">
+            {note}
+          </span>
+        ))}
         <select
           data-testid="mcp-tool-risk"
           aria-label={`Risk of ${tool.name}`}
@@ -363,5 +409,126 @@ function McpImport() {
         )}
       </div>
     </div>
+  );
+}
+
+/**
+ * Browser mode's confirmation of a command: the exact command, its arguments and the names of its environment
+ * variables, and the code `homebody serve` printed beside the same command in its terminal. Only that code, typed
+ * here, lets it run: the page alone (or a script with its token) cannot confirm. Cancel has the focus.
+ */
+function McpCommandConfirmation({
+  server,
+  id,
+  transport,
+}: {
+  server: string;
+  id: string;
+  transport: Extract<McpServerView['transport'], { kind: 'stdio' }>;
+}) {
+  const answer = useAppStore((s) => s.answerMcpConfirmation);
+  const titleId = useId();
+  const bodyId = useId();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const parts = commandParts(transport);
+  const send = async (typed: string | null) => {
+    setBusy(true);
+    await answer(id, typed);
+    setBusy(false);
+  };
+  return (
+    <Dialog
+      labelledBy={titleId}
+      describedBy={bodyId}
+      role="alertdialog"
+      onClose={() => !busy && void send(null)}
+      initialFocus={cancelRef}
+      className="mcp-confirm"
+      testId="mcp-confirm"
+    >
+      <form
+        className="dialog-body"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (codeDigits(code).length === 6) void send(codeDigits(code));
+        }}
+      >
+        <h2 id={titleId} className="dialog-title">
+          Run this command?
+        </h2>
+        <div id={bodyId} className="dialog-text">
+          <p>
+            The MCP server <strong>{server}</strong> runs this command on your computer, with your permissions:
+          </p>
+          <dl className="mcp-confirm-facts">
+            <dt>Command</dt>
+            <dd>
+              <code data-testid="mcp-confirm-command">{parts.command}</code>
+            </dd>
+            <dt>Arguments</dt>
+            <dd>
+              {parts.args.length === 0 ? (
+                <span className="muted">none</span>
+              ) : (
+                <ol className="mcp-confirm-args">
+                  {parts.args.map((arg, i) => (
+                    <li key={i}>
+                      <code data-testid="mcp-confirm-arg">{arg}</code>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </dd>
+            <dt>Environment variables</dt>
+            <dd data-testid="mcp-confirm-env">
+              {parts.envKeys.length === 0 ? (
+                <span className="muted">none</span>
+              ) : (
+                <>
+                  {parts.envKeys.join(', ')} <span className="muted">(values not shown)</span>
+                </>
+              )}
+            </dd>
+          </dl>
+          <p>
+            Run it only if you added this server yourself and trust where it came from. The terminal where{' '}
+            <code>homebody serve</code> runs shows the same command with a code; type that code here to run it.
+          </p>
+        </div>
+        <label className="field">
+          <span>Code from the terminal</span>
+          <input
+            data-testid="mcp-confirm-code"
+            inputMode="numeric"
+            autoComplete="off"
+            spellCheck={false}
+            value={code}
+            disabled={busy}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        </label>
+        <div className="dialog-actions">
+          <Button
+            ref={cancelRef}
+            type="button"
+            data-testid="mcp-confirm-cancel"
+            onClick={() => void send(null)}
+            disabled={busy}
+          >
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            variant="danger"
+            data-testid="mcp-confirm-ok"
+            disabled={busy || codeDigits(code).length !== 6}
+          >
+            Run it
+          </Button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { configFromInputs, definitionText, emptyMcpInputs, transportSummary } from './mcpServerForm.js';
+import {
+  codeDigits,
+  commandParts,
+  configFromInputs,
+  definitionText,
+  emptyMcpInputs,
+  toolNotes,
+  transportSummary,
+} from './mcpServerForm.js';
 
 describe('the MCP server form', () => {
   it('builds a stdio server with one argument per line and KEY=value environment lines', () => {
@@ -68,5 +76,33 @@ describe('the MCP server form', () => {
     expect(definitionText({ description: 'Greets.', inputSchema: { type: 'object' }, annotations: null })).toContain(
       'Greets.\n\nInput schema: {\n  "type": "object"\n}',
     );
+  });
+});
+
+describe('what Settings says about a server’s claims and its command', () => {
+  it('notes a read-only claim that is not believed, a tool without annotations, and one that asks every time', () => {
+    expect(toolNotes({ claim: 'read-only', annotationRisk: 'write', alwaysAsk: true })).toEqual([
+      'claims read-only',
+      'asks every time',
+    ]);
+    expect(toolNotes({ claim: 'read-only', annotationRisk: 'read', alwaysAsk: false })).toEqual([]);
+    expect(toolNotes({ claim: 'none', annotationRisk: 'write', alwaysAsk: true })).toEqual([
+      'no annotations',
+      'asks every time',
+    ]);
+    // Overridden by the user: the claim is still named, nothing is forced.
+    expect(toolNotes({ claim: 'none', annotationRisk: 'write', alwaysAsk: false })).toEqual(['no annotations']);
+    expect(toolNotes({ claim: 'destructive', annotationRisk: 'irreversible', alwaysAsk: false })).toEqual([]);
+  });
+
+  it('shows the command to confirm part by part, with hidden characters written out', () => {
+    expect(
+      commandParts({ kind: 'stdio', command: 'node\u001b[8m', args: ['a b', 'x\u202ey'], envKeys: ['KEY\u200b'] }),
+    ).toEqual({ command: 'node\\u001b[8m', args: ['a b', 'x\\u202ey'], envKeys: ['KEY\\u200b'] });
+  });
+
+  it('reads the typed code as its digits', () => {
+    expect(codeDigits(' 493 028 ')).toBe('493028');
+    expect(codeDigits('493-028')).toBe('493028');
   });
 });

@@ -1,4 +1,10 @@
-import type { McpServerConfig, McpToolDefinition, McpTransportView } from '../../../src-shared/contract/index.js';
+import {
+  visibleText,
+  type McpServerConfig,
+  type McpToolDefinition,
+  type McpToolView,
+  type McpTransportView,
+} from '../../../src-shared/contract/index.js';
 
 /** What the add form holds, as typed. */
 export interface McpServerInputs {
@@ -89,4 +95,35 @@ export function definitionText(definition: McpToolDefinition | null): string {
     `Input schema: ${JSON.stringify(definition.inputSchema, null, 2)}`,
     `Annotations: ${JSON.stringify(definition.annotations, null, 2)}`,
   ].join('\n\n');
+}
+
+/**
+ * What the Settings row says beside a tool's risk about the server's claims: "claims read-only" while its
+ * annotations are not trusted (it is a write until they are), "no annotations" for a tool that says nothing, and
+ * "asks every time" when no grant or policy lets it run alone.
+ */
+export function toolNotes(tool: Pick<McpToolView, 'claim' | 'annotationRisk' | 'alwaysAsk'>): string[] {
+  const notes: string[] = [];
+  if (tool.claim === 'read-only' && tool.annotationRisk !== 'read') notes.push('claims read-only');
+  if (tool.claim === 'none') notes.push('no annotations');
+  if (tool.alwaysAsk) notes.push('asks every time');
+  return notes;
+}
+
+/** A stdio command as the confirmation shows it: each part on its own, nothing hidden (see visibleText). */
+export function commandParts(transport: Extract<McpTransportView, { kind: 'stdio' }>): {
+  command: string;
+  args: string[];
+  envKeys: string[];
+} {
+  return {
+    command: visibleText(transport.command),
+    args: transport.args.map(visibleText),
+    envKeys: transport.envKeys.map(visibleText),
+  };
+}
+
+/** The code as typed: digits only ("493 028" and "493028" are the same code). */
+export function codeDigits(typed: string): string {
+  return typed.replace(/\D/g, '');
 }
