@@ -21,6 +21,9 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   writeFileSync(join(reports, 'draft.txt'), 'the draft');
   writeFileSync(join(reports, 'tmp.log'), 'log lines');
   writeFileSync(join(reports, 'invoice-2023.pdf'), 'old invoice');
+  const outside = join(work, 'private');
+  mkdirSync(outside);
+  writeFileSync(join(outside, 'secret.txt'), 'outside secret');
   const dataDir = join(work, 'data');
   for (const folder of [reports, archive]) {
     execFileSync(TSX, [CLI, 'policy', 'grant', folder, '--data-dir', dataDir], { cwd: REPO_ROOT, stdio: 'ignore' });
@@ -32,10 +35,12 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
     json({
       "what's in my Reports folder?": [{ name: 'list_folder', params: `{"path": ${json(reports)}, "limit": 50}` }],
       'rename draft.txt to final.txt': [
-        {
-          name: 'move',
-          params: `{"from": ${json(join(reports, 'draft.txt'))}, "to": ${json(join(reports, 'final.txt'))}}`,
-        },
+        // Relative paths, as a model writes them: the prompt names the absolute files.
+        { name: 'move', params: `{"from": "draft.txt", "to": "final.txt"}` },
+      ],
+      'read my private secret': [
+        // The grammar writes every property, so the script gives maxBytes too.
+        { name: 'read_text', params: `{"path": ${json(join(outside, 'secret.txt'))}, "maxBytes": 4096}` },
       ],
       'move the old invoices to Archive': [
         {
@@ -60,10 +65,19 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   await expect(card('list_folder')).toHaveAttribute('data-state', 'done');
   await expect(card('list_folder')).toContainText('draft.txt');
 
-  // 2. A reversible write asks too; allowed, it runs, and Undo puts the file back.
+  // 2. A reversible write asks too, naming the absolute files and their granted folder. No button has focus, so a
+  // stray Enter allows nothing; allowed with a click, it runs, and Undo puts the file back.
   await page.getByTestId('new-task-button').click();
   await sendMessage(page, 'rename draft.txt to final.txt');
   await expect(page.getByTestId('permission-prompt')).toBeVisible();
+  await expect(card('move')).toContainText(join(reports, 'draft.txt'));
+  await expect(card('move')).toContainText(join(reports, 'final.txt'));
+  await expect(card('move').locator('.toolcall-detail', { hasText: 'In granted folder' })).toContainText(reports);
+  await expect(page.getByTestId('permission-prompt')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('prompt-allow-once')).toBeFocused();
+  await expect(card('move')).toHaveAttribute('data-state', 'pending');
   await page.getByTestId('prompt-allow-once').click();
   await expect(card('move')).toHaveAttribute('data-state', 'done');
   expect(readFileSync(join(reports, 'final.txt'), 'utf8')).toBe('the draft');
@@ -71,6 +85,14 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   await expect(card('move').getByTestId('toolcall-undone')).toBeVisible();
   expect(readFileSync(join(reports, 'draft.txt'), 'utf8')).toBe('the draft');
   expect(existsSync(join(reports, 'final.txt'))).toBe(false);
+
+  // A path outside every granted folder is refused before anyone is asked, with the reason in the chat.
+  await page.getByTestId('new-task-button').click();
+  await sendMessage(page, 'read my private secret');
+  await expect(card('read_text')).toHaveAttribute('data-state', 'rejected', { timeout: 120_000 });
+  await expect(card('read_text')).toContainText('outside the folders you may use');
+  await expect(page.getByTestId('permission-prompt')).toHaveCount(0);
+  await expect(card('read_text')).not.toContainText('outside secret');
 
   // 3. Esc denies: nothing moves.
   await page.getByTestId('new-task-button').click();
@@ -94,7 +116,14 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
 
   // Every proposal, decision and execution is in the audit log.
   await page.getByTestId('nav-audit').click();
-  for (const kind of ['proposed', 'decided', 'started', 'finished', 'queued', 'undone']) {
+  for (const kind of ['proposed', 'decided', 'started', 'finished', 'queued', 'undone', 'rejected']) {
     await expect(page.locator(`[data-testid="audit-row"][data-kind="${kind}"]`).first()).toBeVisible();
   }
+  // Who allowed the delete, and why, with the file it touched; the row leads to its task.
+  const approval = page.locator('[data-testid="audit-row"][data-kind="decided"]', { hasText: 'Approved' }).first();
+  await expect(approval.getByTestId('audit-basis')).toHaveAttribute('data-basis', 'user');
+  await expect(approval.getByTestId('audit-paths')).toContainText(join(reports, 'tmp.log'));
+  await approval.getByTestId('audit-open-task').click();
+  await expect(page.getByTestId('chat')).toBeVisible();
+  await expect(card('delete_permanently')).toHaveAttribute('data-state', 'done');
 });

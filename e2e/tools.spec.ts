@@ -26,6 +26,16 @@ test('settings grant a folder and change a mode; the audit log records it; nothi
   await expect(page.getByTestId('folder-item').filter({ hasText: folder })).toHaveCount(1);
   await expect(page.getByTestId('settings-error')).toHaveCount(0);
 
+  // Granting the whole disk asks a second time, saying what it reaches; cancelled, nothing is granted.
+  await page.getByTestId('folder-path-input').fill('/');
+  await page.getByTestId('folder-grant-button').click();
+  await expect(page.getByTestId('broad-confirm')).toBeVisible();
+  await expect(page.getByTestId('broad-warning')).toContainText('whole disk');
+  await expect(page.getByTestId('settings-error')).toHaveCount(0);
+  await page.getByTestId('broad-cancel').click();
+  await expect(page.getByTestId('broad-confirm')).toHaveCount(0);
+  await expect(page.getByTestId('folder-item')).toHaveCount(1);
+
   const mode = page.locator('[data-testid="tool-mode"][data-tool="list_folder"]');
   await expect(mode).toHaveValue('ask');
   await mode.selectOption('auto');

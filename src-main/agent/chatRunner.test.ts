@@ -428,6 +428,8 @@ describe('historyOf with tool calls', () => {
       decidedBy: 'user' as const,
       reason: null,
       taint: [],
+      paths: [],
+      basis: null,
       result: { deleted: true },
       error: null,
       undo: null,

@@ -382,6 +382,8 @@ export function generateCorpus(options: CorpusOptions): Corpus {
             actor: 'model',
             summary: `The model proposed ${call.description.title}`,
             detail: { tool: call.tool, args: call.args, gate: 'none' },
+            basis: null,
+            paths: [],
           },
           {
             at: callAt,
@@ -391,6 +393,8 @@ export function generateCorpus(options: CorpusOptions): Corpus {
             actor: 'policy',
             summary: 'Allowed by the policy',
             detail: null,
+            basis: null,
+            paths: [],
           },
           {
             at: callAt + 40,
@@ -400,6 +404,8 @@ export function generateCorpus(options: CorpusOptions): Corpus {
             actor: 'system',
             summary: `${call.description.title}: done`,
             detail: { durationMs: 40 },
+            basis: null,
+            paths: [],
           },
         );
         at = callAt + 50;
@@ -492,6 +498,8 @@ export function generateCorpus(options: CorpusOptions): Corpus {
       decidedBy: 'policy',
       reason: null,
       taint: [],
+      paths: [],
+      basis: null,
       result,
       error: null,
       undo: null,

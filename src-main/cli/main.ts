@@ -1,6 +1,7 @@
 import { HomebodyError } from '../../src-shared/contract/index.js';
 import { UsageError } from './args.js';
 import { APPROVALS_USAGE, approvalsCommand } from './approvalsCommand.js';
+import { AUDIT_USAGE, auditCommand } from './auditCommand.js';
 import { DOCTOR_USAGE, doctorCommand } from './doctorCommand.js';
 import { EVAL_USAGE, evalCommand } from './evalCommand.js';
 import { HISTORY_USAGE, historyCommand } from './historyCommand.js';
@@ -27,6 +28,8 @@ Usage:
 
   ${POLICY_USAGE.replaceAll('\n', '\n  ')}
 
+  ${AUDIT_USAGE.replaceAll('\n', '\n  ')}
+
   ${PRIVACY_USAGE.replaceAll('\n', '\n  ')}
 
   ${HISTORY_USAGE.replaceAll('\n', '\n  ')}
@@ -37,7 +40,9 @@ Usage:
 
   ${EVAL_USAGE.replaceAll('\n', '\n  ')}
 
---data-dir (or HOMEBODY_DATA_DIR) sets the data folder for every command.`;
+--data-dir (or HOMEBODY_DATA_DIR) sets the data folder for every command. One process uses a data folder at a
+time: while the app or "homebody serve" runs on it, other commands on it are refused (exit 1, naming it); two commands
+started at once take turns.`;
 
 const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   run: runCommand,
@@ -46,6 +51,7 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   tools: toolsCommand,
   approvals: approvalsCommand,
   policy: policyCommand,
+  audit: auditCommand,
   privacy: privacyCommand,
   history: historyCommand,
   doctor: doctorCommand,

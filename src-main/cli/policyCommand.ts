@@ -1,16 +1,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { HomebodyError, PolicyModeSchema } from '../../src-shared/contract/index.js';
-import { checkMode, grantFolder, revokeFolder } from '../permissions/policy.js';
 import { UsageError, dataDirFrom, parseSubcommand } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
 
-export const POLICY_USAGE = `homebody policy show|grant DIR [--untrusted]|revoke DIR|set TOOL MODE|export [--out FILE]|import FILE [--data-dir DIR]
-  The written boundary of what Homebody may do alone: per tool auto, ask, queue or off, and the granted folders.`;
+export const POLICY_USAGE = `homebody policy show|grant DIR [--untrusted] [--confirm-broad]|revoke DIR|set TOOL MODE|export [--out FILE]|import FILE [--confirm-broad] [--data-dir DIR]
+  The written boundary of what Homebody may do alone: per tool auto, ask, queue or off, and the granted folders.
+  Granting the whole disk, your home folder or a system folder prints what it reaches and needs --confirm-broad.`;
 
 export async function policyCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   const { values, positionals } = parseSubcommand(rest, {
     untrusted: { type: 'boolean', default: false },
+    'confirm-broad': { type: 'boolean', default: false },
     out: { type: 'string' },
   });
   return withCliHost(dataDirFrom(values), async (host) => {
@@ -33,21 +34,29 @@ export async function policyCommand(args: string[]): Promise<number> {
       case 'revoke': {
         const [dir] = positionals;
         if (!dir) throw new UsageError(`policy ${sub} needs a folder`);
-        const next =
-          sub === 'grant' ? grantFolder(policy, { path: dir, untrusted: values.untrusted }) : revokeFolder(policy, dir);
-        host.setPolicy(next);
-        console.log(sub === 'grant' ? `Granted ${next.folders.at(-1)?.path}` : `Revoked ${dir}`);
-        return 0;
+        if (sub === 'revoke') {
+          host.policies.revoke(dir, 'cli');
+          console.log(`Revoked ${dir}`);
+          return 0;
+        }
+        try {
+          const next = host.policies.grant({ path: dir, untrusted: values.untrusted }, 'cli', values['confirm-broad']);
+          console.log(`Granted ${next.folders.at(-1)?.path}`);
+          return 0;
+        } catch (error) {
+          if (!(error instanceof HomebodyError) || error.code !== 'CONFIRMATION_REQUIRED') throw error;
+          console.error(
+            `homebody: ${error.message}\nNothing was granted. To grant it anyway: homebody policy grant ${dir} --confirm-broad`,
+          );
+          return 1;
+        }
       }
       case 'set': {
         const [tool, mode] = positionals;
         const parsedMode = PolicyModeSchema.safeParse(mode);
         if (!tool || !parsedMode.success)
           throw new UsageError('policy set needs a tool and a mode: auto, ask, queue or off');
-        const risk = host.registry.get(tool)?.risk;
-        if (!risk) throw new HomebodyError('INVALID_REQUEST', `There is no tool named ${tool}.`);
-        checkMode(tool, risk, parsedMode.data, host.registry.get(tool)?.alwaysAsk);
-        host.setPolicy({ ...policy, tools: { ...policy.tools, [tool]: parsedMode.data } });
+        host.policies.setMode(tool, parsedMode.data, 'cli');
         console.log(`${tool}: ${parsedMode.data}`);
         return 0;
       }
@@ -66,8 +75,15 @@ export async function policyCommand(args: string[]): Promise<number> {
         } catch (error) {
           throw new HomebodyError('INVALID_REQUEST', `Cannot read the policy ${file}: ${(error as Error).message}`);
         }
-        const next = host.setPolicy(raw);
-        printJson(next);
+        try {
+          printJson(host.policies.replace(raw, 'cli', values['confirm-broad']));
+        } catch (error) {
+          if (!(error instanceof HomebodyError) || error.code !== 'CONFIRMATION_REQUIRED') throw error;
+          console.error(
+            `homebody: ${error.message}\nNothing was imported. To import it anyway: homebody policy import ${file} --confirm-broad`,
+          );
+          return 1;
+        }
         return 0;
       }
       default:

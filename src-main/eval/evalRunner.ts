@@ -12,8 +12,9 @@ import type {
   PolicyMode,
 } from '../../src-shared/contract/index.js';
 import type { ChatEngine, EngineTool, ScriptedCall } from '../llm/engineTypes.js';
-import { gateFor } from '../permissions/gate.js';
+import { decide as brokerDecide } from '../permissions/broker.js';
 import { DEFAULT_MODE } from '../permissions/policy.js';
+import { sourcesInResult } from '../permissions/taint.js';
 import { createToolNameMap, normalizeParameters, validateArguments, type ToolNameMap } from '../tools/schema/index.js';
 import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
 import type { JsonSchema, JsonValue, Risk, ToolDefinition } from '../tools/toolTypes.js';
@@ -293,7 +294,12 @@ async function runCase(
         packs: options.workspace.packs,
         signal: controller.signal,
       });
-      if (outcome.untrustedSource) taint.push(outcome.untrustedSource);
+      // The same declared taint as the app's: the tool's declaration and the fixtures' untrusted folders.
+      for (const source of sourcesInResult(tool.builtin, outcome.result, {
+        roots: options.workspace.roots,
+        ...(outcome.untrustedSource ? { named: outcome.untrustedSource } : {}),
+      }))
+        if (!taint.includes(source)) taint.push(source);
       return record(asText(outcome.result));
     } catch (error) {
       // A real failure counts as the error to recover from, as a scripted one does.
@@ -359,19 +365,25 @@ async function runCase(
   }
 }
 
-/** What the app's permission gate would do with a valid call at this point of the task. */
+/** What the app's permission broker would do with a valid call at this point of the task. */
 function decide(tool: PreparedTool, taint: readonly string[], options: EvalRunnerOptions): EvalDecision {
   if (!tool.risk) return 'auto';
   const mode = options.modeFor?.(tool.original, tool.risk) ?? DEFAULT_MODE[tool.risk];
-  const decision = gateFor({
-    risk: tool.risk,
-    mode,
-    grantedForTask: false,
-    taint,
-    ...(tool.builtin?.reachesOut ? { reachesOut: true } : {}),
+  const verdict = brokerDecide({
+    manifest: {
+      name: tool.original,
+      risk: tool.risk,
+      ...(tool.builtin?.alwaysAsk ? { alwaysAsk: true } : {}),
+      ...(tool.builtin?.reachesOut ? { reachesOut: true } : {}),
+    },
+    // The fixtures stand in for the user's folders; a case's paths are scored, not confined.
+    paths: { ok: true, paths: [] },
+    policy: { version: 1, tools: { [tool.original]: mode }, folders: [] },
+    task: { granted: false, taint: taint.map((source) => ({ source, via: null })) },
   });
-  if ('off' in decision) return 'refused';
-  switch (decision.gate) {
+  switch (verdict.gate) {
+    case 'refused':
+      return 'refused';
     case 'none':
       return 'auto';
     case 'prompt':
@@ -379,7 +391,7 @@ function decide(tool: PreparedTool, taint: readonly string[], options: EvalRunne
     case 'queue':
       return 'queue';
     default:
-      return decision.gate satisfies never;
+      return verdict satisfies never;
   }
 }
 

@@ -29,6 +29,8 @@ const call = (tool: string, args: Record<string, unknown>, state: ToolCall['stat
   decidedBy: 'user',
   reason: null,
   taint: [],
+  paths: [],
+  basis: null,
   result: null,
   error: null,
   undo: null,

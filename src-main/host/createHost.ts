@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
 import {
   BenchResultSchema,
   HomebodyError,
-  PolicySchema,
   apiSchemas,
   isApiMethod,
   type ApiMethod,
@@ -28,7 +26,7 @@ import {
 import { agentToolsFrom } from '../agent/agentTools.js';
 import { ToolActions, type ProposalResult } from '../agent/toolActions.js';
 import type { ScriptedCall } from '../llm/engineTypes.js';
-import { checkMode, emptyPolicy, grantFolder, parsePolicy, revokeFolder } from '../permissions/policy.js';
+import { createPolicyService, type PolicyService } from './policyService.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolExecutor } from '../tools/sandbox/toolExecutor.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
@@ -36,6 +34,7 @@ import { createEvalService } from './evalService.js';
 import { defaultEngineConfig, type EngineConfig } from '../llm/engineConfig.js';
 import type { ChatEngine } from '../llm/engineTypes.js';
 import { LlamaEngine } from '../llm/llamaEngine.js';
+import { takeDataFolder, type DataFolder } from '../store/dataFolder.js';
 import { storageFailure } from '../store/db.js';
 import { openStoreMovingDamagedAside, type Store } from '../store/store.js';
 import { HistoryService } from '../history/historyService.js';
@@ -50,11 +49,11 @@ import { overridesFrom } from '../llm/modelSettings.js';
 import { ModelSettingsService } from './modelSettingsService.js';
 import type { Host, HostOptions } from './hostTypes.js';
 import { noDevice, type DeviceBridge } from './deviceBridge.js';
-import { PackSettingsService } from './packSettingsService.js';
+import { DEFAULT_FOLDER, PackSettingsService } from './packSettingsService.js';
 import { ReminderScheduler } from './reminderScheduler.js';
 import { createMcpService, type McpService } from './mcpService.js';
 import { createPrivacyStorage } from './privacyStorage.js';
-import { isInside } from './storageReport.js';
+import { isInside, OWN_FOLDER_NAMES } from './storageReport.js';
 import { DEFAULT_NETWORK_SETTINGS } from '../privacy/networkRules.js';
 import { SecretStore } from '../privacy/secretStore.js';
 import { createPrivacyNetworkService } from './privacyNetworkService.js';
@@ -62,7 +61,6 @@ import { describeIssues } from './requestIssues.js';
 
 const LAST_MODEL_KEY = 'lastModelPath';
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
-const POLICY_KEY = 'policy';
 
 type Handlers = { [M in ApiMethod]: (request: z.output<(typeof apiSchemas)[M]['request']>) => Promise<ApiResponse<M>> };
 
@@ -92,8 +90,8 @@ export interface HostInternals extends Host {
   /** What the user must be told about this start (a damaged database moved aside). */
   readonly notices: readonly AppError[];
   policy(): Policy;
-  /** Validates and stores a policy (an import, or an edit). */
-  setPolicy(raw: unknown): Policy;
+  /** Every change to the policy goes through here, audited with what changed. */
+  readonly policies: PolicyService;
   /** Typed call for in-process callers (the CLI): throws HomebodyError instead of returning a result. */
   invoke<M extends ApiMethod>(method: M, request: ApiRequest<M>): Promise<ApiResponse<M>>;
 }
@@ -116,7 +114,22 @@ export interface CreateHostOptions extends HostOptions {
   readonly device?: DeviceBridge;
   /** Where `hf:` URIs are fetched from; default MODEL_ENDPOINT or HF_ENDPOINT, else https://huggingface.co/. */
   readonly huggingFaceEndpoint?: string;
+  /**
+   * What the data folder's owner record names while this Host holds it ("homebody serve", "homebody approvals list");
+   * default by shell. A 'cli' Host holds it briefly, so another command waits for it; the app and serve hold it for
+   * their lifetime, and a second process is refused at once.
+   */
+  readonly command?: string;
 }
+
+const SHELL_COMMANDS: Readonly<Record<CreateHostOptions['shell'], string>> = {
+  electron: 'the Homebody desktop app',
+  browser: 'homebody serve',
+  cli: 'homebody',
+};
+
+/** The folders Homebody makes in its data folder, tightened to 0700 when the data folder is its own. */
+const DATA_SUBFOLDERS: readonly string[] = [...OWN_FOLDER_NAMES, ...Object.values(DEFAULT_FOLDER), 'eval'];
 
 /** Reply length cap and temperature: HOMEBODY_MAX_TOKENS and HOMEBODY_TEMPERATURE, else the defaults. */
 export function defaultReplyOptions(env: NodeJS.ProcessEnv = process.env): ReplyOptions {
@@ -153,7 +166,30 @@ function sealClearSecrets(store: Store, steps: ReadonlyArray<() => boolean>, not
  * whichever transport brought it, and answered with a result value.
  */
 export async function createHost(options: CreateHostOptions): Promise<HostInternals> {
-  mkdirSync(options.dataDir, { recursive: true });
+  // One owner per data folder: the lock comes before anything in it is read or written, so the crash recovery below
+  // runs only in the process that owns the folder, never over another one's running call or open prompt.
+  const folder = await takeDataFolder(
+    options.dataDir,
+    {
+      pid: process.pid,
+      command: options.command ?? SHELL_COMMANDS[options.shell],
+      startedAt: Date.now(),
+      brief: options.shell === 'cli',
+    },
+    options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {},
+  );
+  try {
+    const host = await startHost(options, folder);
+    // After the start-up made the pack folders and the rest.
+    folder.makeOwnFoldersPrivate(DATA_SUBFOLDERS);
+    return host;
+  } catch (error) {
+    folder.release();
+    throw error;
+  }
+}
+
+async function startHost(options: CreateHostOptions, folder: DataFolder): Promise<HostInternals> {
   const opened = openStoreMovingDamagedAside(
     options.dataDir,
     options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {},
@@ -204,28 +240,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   network.watch();
 
   const registry = new ToolRegistry();
-  const riskOf = (tool: string) => registry.get(tool)?.risk;
-  // The stored policy is read leniently (a granted folder may be gone for now); imports are checked in full.
-  const storedPolicy = PolicySchema.safeParse(store.settings.get(POLICY_KEY));
-  let policy: Policy = storedPolicy.success ? storedPolicy.data : emptyPolicy();
-  const savePolicy = (next: Policy) => {
-    store.settings.set(POLICY_KEY, next);
-    policy = next;
-  };
-  const setPolicy = (raw: unknown) => {
-    const next = parsePolicy(raw, riskOf, (tool) => registry.get(tool)?.alwaysAsk === true);
-    savePolicy(next);
-    store.audit.append({
-      at: Date.now(),
-      taskId: null,
-      callId: null,
-      kind: 'policy-changed',
-      actor: 'user',
-      summary: 'The policy was replaced',
-      detail: next,
-    });
-    return next;
-  };
+  const policies = createPolicyService({ store, registry, dataDir: options.dataDir });
   // The compiled worker may read its own code (the app folder) besides the granted folders.
   const packs = new PackSettingsService({
     settings: store.settings,
@@ -238,6 +253,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
   const executor = new ToolExecutor({
     trashDir: join(options.dataDir, 'trash'),
     codeRoots: [appRoot()],
+    // The OS sandbox hides the data folder (database, secret key) even inside a granted folder.
+    hiddenDirs: [options.dataDir],
     // A running tool asks before each connection (the egress guard decides) and for what only the shell can do.
     services: async (request, call) => {
       if (request.kind === 'egress') {
@@ -251,7 +268,14 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       return device.handle(request.request);
     },
   });
-  const mcp = createMcpService({ store, registry, egress, secrets, emit });
+  const mcp = createMcpService({
+    store,
+    registry,
+    egress,
+    secrets,
+    emit,
+    ...(options.confirmMcpCommand ? { confirmer: options.confirmMcpCommand } : {}),
+  });
   sealClearSecrets(store, [() => packs.sealStoredSecrets(), mcp.sealStoredSecrets], notices);
   const evaluation = createEvalService({
     store,
@@ -261,7 +285,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     createEngine: () => new LlamaEngine({ ...defaultEngineConfig(), ...options.engineConfig }),
     engineState: () => engine.state,
     builtins: () => new Map(BUILTIN_TOOLS.map((tool) => [tool.name, tool])),
-    policy: () => policy,
+    policy: () => policies.current(),
     offeredFor: (taskId) => lastOffer(store.audit.forTask(taskId)),
     ...(options.scripts ? { scripts: options.scripts } : {}),
   });
@@ -269,11 +293,12 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     store,
     registry,
     executor: mcp.runner(executor),
-    policy: () => policy,
+    policy: () => policies.current(),
     packs: () => packs.config(),
-    savePolicy,
+    savePolicy: (next) => policies.saveQuietly(next),
     emit,
     evalGateOpen: (tool) => evaluation.gateOpen(tool),
+    dataDir: options.dataDir,
   });
   recoverOrNotice('tool calls', () => tools.recoverAfterCrash(), notices);
   const reminders = new ReminderScheduler({ file: () => packs.config().remindersFile, device, emit });
@@ -347,6 +372,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       return saved.success ? saved.data : null;
     },
     saveBench: (bench: BenchResult) => store.settings.set(BENCH_KEY, bench),
+    sandbox: () => executor.sandbox(),
   });
 
   const privacyStorage = createPrivacyStorage({
@@ -355,6 +381,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     packSettings: () => packs.current(),
     keyFile: secrets.keyFile,
     secrets: () => secrets.report(),
+    sandbox: () => executor.sandbox(),
     stopActivity: async (includeModels) => {
       await chat.stopAll();
       await evaluation.stopRunning();
@@ -370,7 +397,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     replying: () => store.tasks.runningIds().some((taskId) => chat.isRunning(taskId)),
     reset: async () => {
       // What was read from the settings at start goes back to a new install's, before anything awaits.
-      policy = emptyPolicy();
+      policies.reset();
       network.guard.setSettings({ ...DEFAULT_NETWORK_SETTINGS });
       emit({ type: 'models.changed', listing: models.listing() });
       void reminders.check();
@@ -395,7 +422,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       for (const id of ids) calls.push(callOf(await tools.deny(id, 'user', reason ?? null)));
       return { calls };
     },
-    'policy.get': async () => policy,
+    'policy.get': async () => policies.current(),
     'packs.settings': async () => packs.view(),
     'packs.setSettings': async (patch) => packs.set(patch),
     ...network.handlers,
@@ -404,17 +431,13 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     'device.answer': async (answer) => ({ accepted: device.answer?.(answer) ?? false }),
     ...mcp.handlers,
     ...evaluation.handlers,
-    'policy.set': async ({ policy: raw }) => setPolicy(raw),
-    'policy.setMode': async ({ tool, mode }) => {
-      const risk = riskOf(tool);
-      if (!risk) throw new HomebodyError('INVALID_REQUEST', `There is no tool named ${tool}.`);
-      checkMode(tool, risk, mode, registry.get(tool)?.alwaysAsk);
-      return setPolicy({ ...policy, tools: { ...policy.tools, [tool]: mode } });
-    },
-    'policy.grantFolder': async (folder) => setPolicy(grantFolder(policy, folder)),
-    'policy.revokeFolder': async ({ path }) => setPolicy(revokeFolder(policy, path)),
-    'audit.list': async ({ beforeId, limit }) => ({
-      events: store.audit.page(beforeId ?? Number.MAX_SAFE_INTEGER, limit ?? 200),
+    'policy.set': async ({ policy: raw, confirmBroad }) => policies.replace(raw, 'user', confirmBroad === true),
+    'policy.setMode': async ({ tool, mode }) => policies.setMode(tool, mode, 'user'),
+    'policy.grantFolder': async ({ confirmBroad, ...folder }) => policies.grant(folder, 'user', confirmBroad === true),
+    'policy.revokeFolder': async ({ path }) => policies.revoke(path, 'user'),
+    'policy.folders': async () => ({ folders: tools.folderStates() }),
+    'audit.list': async ({ beforeId, limit, ...filter }) => ({
+      events: store.audit.page(beforeId ?? Number.MAX_SAFE_INTEGER, limit ?? 200, filter),
     }),
     'app.info': async () => ({
       name: 'Homebody',
@@ -523,8 +546,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
     doctor,
     modelSettings,
     notices,
-    policy: () => policy,
-    setPolicy,
+    policy: () => policies.current(),
+    policies,
     invoke,
     call,
     subscribe(listener) {
@@ -544,6 +567,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostIntern
       await engine.dispose();
       network.dispose();
       store.close();
+      folder.release();
     },
   };
 

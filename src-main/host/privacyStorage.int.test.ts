@@ -58,24 +58,6 @@ async function ask(prompt: string): Promise<string> {
   try {
     const sent = await host.invoke('chat.send', { taskId: null, text: prompt });
     await host.chat.whenDone(sent.taskId);
-    console.log(
-      'DBG',
-      JSON.stringify(
-        (await host.invoke('tasks.get', { taskId: sent.taskId })).messages.map((m) => [
-          m.state,
-          m.error,
-          m.text.slice(0, 80),
-        ]),
-      ),
-      JSON.stringify(
-        (await host.invoke('tasks.get', { taskId: sent.taskId })).toolCalls.map((c) => [
-          c.tool,
-          c.state,
-          c.error,
-          c.result,
-        ]),
-      ),
-    );
     return sent.taskId;
   } finally {
     off();

@@ -28,7 +28,9 @@ describe('policy', () => {
     symlinkSync(reports, link);
     let policy = grantFolder(emptyPolicy(), { path: link, untrusted: false });
     policy = grantFolder(policy, { path: reports, untrusted: true });
-    expect(policy.folders).toEqual([{ path: reports, untrusted: true }]);
+    // Bound to the folder itself (device and inode), not only its path.
+    expect(policy.folders).toEqual([{ path: reports, untrusted: true, identity: expect.objectContaining({}) }]);
+    expect(policy.folders[0]?.identity?.ino).toMatch(/^\d+$/);
     expect(revokeFolder(policy, link).folders).toEqual([]);
   });
 
@@ -44,7 +46,9 @@ describe('policy', () => {
     expect(parsePolicy(raw, riskOf)).toEqual({
       version: 1,
       tools: { move: 'auto', unknown_tool: 'off' },
-      folders: [{ path: dir, untrusted: false }],
+      folders: [
+        { path: dir, untrusted: false, identity: expect.objectContaining({ ino: expect.stringMatching(/^\d+$/) }) },
+      ],
     });
     expect(() => parsePolicy({ version: 1, tools: { move: 'sometimes' }, folders: [] }, riskOf)).toThrow(
       /not a Homebody policy.*tools\.move/s,

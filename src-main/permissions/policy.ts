@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { z } from 'zod';
 import {
   HomebodyError,
@@ -9,6 +9,7 @@ import {
   type PolicyMode,
   type Risk,
 } from '../../src-shared/contract/index.js';
+import { broadFolder, broadFolderWarning, folderIdentity } from './grants.js';
 
 /** What a tool may do without asking when the user has said nothing about it (DESIGN.md). */
 export const DEFAULT_MODE: Record<Risk, PolicyMode> = { read: 'ask', write: 'ask', irreversible: 'queue' };
@@ -55,10 +56,59 @@ export function canonicalFolder(path: string): string {
   return real;
 }
 
-export function grantFolder(policy: Policy, folder: GrantedFolder): Policy {
+/** How a grant is checked: the confirmation a broad folder needs, and Homebody's own folder, which is never granted. */
+export interface GrantOptions {
+  /** The user saw the warning for a broad folder (the disk, the home folder, a system folder) and confirmed. */
+  readonly confirmBroad?: boolean;
+  /** Homebody's data folder: the database and the secrets' key live there, so it and what is inside it are refused. */
+  readonly dataDir?: string;
+}
+
+function isInsideOrSame(folder: string, candidate: string): boolean {
+  return candidate === folder || candidate.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+/** Checks a folder for granting and gives it as the policy keeps it: real path, and its identity now. */
+export function grantable(folder: GrantedFolder, options: GrantOptions = {}): GrantedFolder {
   const path = canonicalFolder(folder.path);
-  const others = policy.folders.filter((f) => f.path !== path);
-  return { ...policy, folders: [...others, { path, untrusted: folder.untrusted }] };
+  if (options.dataDir) {
+    const dataDir = safeRealpath(resolve(options.dataDir)) ?? resolve(options.dataDir);
+    if (isInsideOrSame(dataDir, path)) {
+      throw new HomebodyError(
+        'INVALID_REQUEST',
+        `${path} is Homebody's own data folder (or inside it), where its database and keys are kept; it cannot be granted to tools.`,
+      );
+    }
+  }
+  const broad = broadFolder(path);
+  if (broad && options.confirmBroad !== true) {
+    throw new HomebodyError('CONFIRMATION_REQUIRED', broadFolderWarning(path, broad));
+  }
+  const identity = folderIdentity(path);
+  return { path, untrusted: folder.untrusted, ...(identity ? { identity } : {}) };
+}
+
+/**
+ * Grants a folder (again: a folder granted before is bound to its identity now, which is how a folder that changed
+ * is trusted anew).
+ */
+export function grantFolder(policy: Policy, folder: GrantedFolder, options: GrantOptions = {}): Policy {
+  const granted = grantable(folder, options);
+  const others = policy.folders.filter((f) => f.path !== granted.path);
+  return { ...policy, folders: [...others, granted] };
+}
+
+/** Binds grants recorded before identities were kept to the folder now at their path (an upgrade, once). */
+export function bindIdentities(policy: Policy): Policy {
+  if (policy.folders.every((f) => f.identity)) return policy;
+  return {
+    ...policy,
+    folders: policy.folders.map((f) => {
+      if (f.identity) return f;
+      const identity = folderIdentity(f.path);
+      return identity ? { ...f, identity } : f;
+    }),
+  };
 }
 
 export function revokeFolder(policy: Policy, path: string): Policy {
@@ -75,14 +125,15 @@ function safeRealpath(path: string): string | undefined {
 }
 
 /**
- * Reads a policy from JSON (an import, or the stored copy): validated, tool
- * modes checked against the tools' risks, folders made canonical. Unknown
- * tools are kept, so a policy written for more tools survives a round trip.
+ * Reads a policy from JSON (an import, or an edit): validated, tool modes checked against the tools' risks, folders
+ * made canonical, checked as a grant is (a broad folder needs the confirmation) and bound to their identity now.
+ * Unknown tools are kept, so a policy written for more tools survives a round trip.
  */
 export function parsePolicy(
   raw: unknown,
   riskOf: (tool: string) => Risk | undefined,
   alwaysAsks: (tool: string) => boolean = () => false,
+  grants: GrantOptions = {},
 ): Policy {
   const parsed = PolicySchema.safeParse(raw);
   if (!parsed.success) {
@@ -94,6 +145,7 @@ export function parsePolicy(
   }
   return {
     ...parsed.data,
-    folders: parsed.data.folders.map((f) => ({ path: canonicalFolder(f.path), untrusted: f.untrusted })),
+    // An identity in the file is another machine's (or another day's): the folders are bound as they are now.
+    folders: parsed.data.folders.map((f) => grantable({ path: f.path, untrusted: f.untrusted }, grants)),
   };
 }

@@ -9,6 +9,7 @@ import { createEvalRepo, type EvalRepo } from './repos/evalRepo.js';
 import { createMcpRepo, type McpRepo } from './repos/mcpRepo.js';
 import { createMessagesRepo, type MessagesRepo } from './repos/messagesRepo.js';
 import { createModelsRepo, type ModelsRepo } from './repos/modelsRepo.js';
+import { createProvenanceRepo, type ProvenanceRepo } from './repos/provenanceRepo.js';
 import { createSettingsRepo, type SettingsRepo } from './repos/settingsRepo.js';
 import { createTaskSafetyRepo, type TaskSafetyRepo } from './repos/taskSafetyRepo.js';
 import { createTasksRepo, type TasksRepo } from './repos/tasksRepo.js';
@@ -25,6 +26,8 @@ export interface Store {
   readonly toolCalls: ToolCallsRepo;
   readonly audit: AuditRepo;
   readonly taskSafety: TaskSafetyRepo;
+  /** Untrusted labels that follow content from task to task. */
+  readonly provenance: ProvenanceRepo;
   readonly history: HistoryRepo;
   /** Model files on disk and downloads. */
   readonly models: ModelsRepo;
@@ -70,6 +73,7 @@ export function openStore(dataDir: string | ':memory:', options: OpenDatabaseOpt
     toolCalls: createToolCallsRepo(db),
     audit: createAuditRepo(db),
     taskSafety: createTaskSafetyRepo(db),
+    provenance: createProvenanceRepo(db),
     history: createHistoryRepo(db),
     models: createModelsRepo(db),
     mcp: createMcpRepo(db),

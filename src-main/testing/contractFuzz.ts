@@ -43,6 +43,7 @@ export const VALID_REQUESTS: { readonly [M in ApiMethod]: ApiRequest<M> } = {
   'policy.setMode': { tool: 'read_file', mode: 'ask' },
   'policy.grantFolder': { path: '/home/me/Documents', untrusted: false },
   'policy.revokeFolder': { path: '/home/me/Documents' },
+  'policy.folders': {},
   'audit.list': { limit: 10 },
   'history.list': { statuses: ['idle'], tool: 'read_file', from: 0, to: 1, limit: 10 },
   'history.search': { query: 'hello', limit: 10 },
@@ -62,6 +63,8 @@ export const VALID_REQUESTS: { readonly [M in ApiMethod]: ApiRequest<M> } = {
   'mcp.remove': { name: 'files' },
   'mcp.setEnabled': { name: 'files', enabled: false },
   'mcp.restart': { name: 'files' },
+  'mcp.confirmCommand': { id: 'confirmation-1', code: '123456' },
+  'mcp.setTrustAnnotations': { name: 'files', trust: false },
   'mcp.review': { server: 'files', tool: 'read' },
   'mcp.setRisk': { server: 'files', tool: 'read', risk: null },
   'models.list': {},
@@ -280,6 +283,8 @@ export const FUZZ_SEED = Number(process.env.HOMEBODY_FUZZ_SEED) || 20_261_130;
  */
 export async function seededHost(): Promise<{ host: HostInternals; dataDir: string; dispose: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hb-fuzz-'));
+  // A folder of the user's to grant (Homebody's own data folder can never be granted).
+  const documents = mkdtempSync(join(tmpdir(), 'hb-fuzz-docs-'));
   const host = await createHost({
     dataDir,
     shell: 'browser',
@@ -297,7 +302,7 @@ export async function seededHost(): Promise<{ host: HostInternals; dataDir: stri
     now,
   });
   for (const [method, request] of [
-    ['policy.grantFolder', { path: dataDir, untrusted: false }],
+    ['policy.grantFolder', { path: documents, untrusted: false }],
     ['history.setRetention', { days: 3650 }],
     ['mcp.add', VALID_REQUESTS['mcp.add']],
     ['packs.setSettings', { timeZone: 'UTC' }],
@@ -311,6 +316,7 @@ export async function seededHost(): Promise<{ host: HostInternals; dataDir: stri
     dispose: async () => {
       await host.dispose();
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(documents, { recursive: true, force: true });
     },
   };
 }

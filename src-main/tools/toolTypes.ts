@@ -1,4 +1,12 @@
-import type { EgressFeature, ImapSettings, MailSource, SmtpSettings } from '../../src-shared/contract/index.js';
+import type {
+  EgressFeature,
+  ImapSettings,
+  MailSource,
+  PathRole,
+  ProvenanceDeclaration,
+  SmtpSettings,
+  UntrustedOutputDeclaration,
+} from '../../src-shared/contract/index.js';
 
 /**
  * What a tool is. The main process reads a tool's metadata and `describe()`
@@ -14,11 +22,23 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** A JSON Schema object (draft 2020-12 subset), as offered to the model and validated against. */
 export type JsonSchema = { [key: string]: JsonValue };
 
+/**
+ * Which folder a grant is: its device and inode (decimal strings, since inodes can pass 2^53) when the user granted
+ * it. A folder that another program moved away and replaced (or swapped for a link) has another identity, so the
+ * grant no longer applies to whatever now sits at its path.
+ */
+export interface FolderIdentity {
+  readonly dev: string;
+  readonly ino: string;
+}
+
 /** A folder the user granted; `path` is already a realpath. */
 export interface GrantedRoot {
   readonly path: string;
   /** Content from here did not come from the user (e.g. Downloads): reading it taints the task. */
   readonly untrusted: boolean;
+  /** The folder's identity when granted; the worker refuses a root whose opened folder is not this one. */
+  readonly identity?: FolderIdentity;
 }
 
 /**
@@ -115,6 +135,20 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * otherwise put what the task read into the address of a server it chose.
    */
   readonly reachesOut?: boolean;
+  /**
+   * The tool connects to other machines (mail servers, web pages, a search service). Only such tools run in the
+   * sandbox profile that has the network; every other tool runs where no network exists.
+   */
+  readonly needsNetwork?: boolean;
+  /**
+   * Its path arguments and how it uses each: the broker resolves them before anyone is asked (the same resolution
+   * the tool then uses), refuses one outside every granted folder, and shows the user the absolute path.
+   */
+  readonly pathArgs?: Readonly<Record<string, PathRole>>;
+  /** Which of its outputs were written by others: after them, a change in the task asks (DESIGN.md, Taint). */
+  readonly untrustedOutput?: UntrustedOutputDeclaration;
+  /** What it reads and writes, so an untrusted label follows content from task to task. */
+  readonly provenance?: ProvenanceDeclaration;
   describe(args: Args): ToolDescription;
   run(args: Args, context: ToolContext): Promise<ToolOutcome>;
 }

@@ -77,7 +77,20 @@ describe('privacy.dataDeleted', () => {
       ledgerEvents: [egress(1)],
       ledgerTotal: 1,
       ledgerAllowedCount: 0,
-      auditEvents: [{ id: 1, at: 1, taskId: 't1', callId: null, kind: 'x', actor: 'user', summary: 's', detail: null }],
+      auditEvents: [
+        {
+          id: 1,
+          at: 1,
+          taskId: 't1',
+          callId: null,
+          kind: 'x',
+          actor: 'user',
+          summary: 's',
+          detail: null,
+          basis: null,
+          paths: [],
+        },
+      ],
     });
     const next = { ...s, ...reduceEvent(s, { type: 'privacy.dataDeleted' }) };
     expect(next).toMatchObject({
@@ -108,6 +121,7 @@ describe('privacy.dataDeleted', () => {
       items: [],
       totalBytes: 0,
       secrets: { protection: 'key-file', description: 'key file' },
+      sandbox: { kind: 'bubblewrap', summary: 'bubblewrap: sandboxed.', detail: '' },
     };
     const calls: string[] = [];
     const api = fakeApi({

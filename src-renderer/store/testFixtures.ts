@@ -48,6 +48,8 @@ export function makeToolCall(overrides: Partial<ToolCall> = {}): ToolCall {
     decidedBy: null,
     reason: null,
     taint: [],
+    paths: [],
+    basis: null,
     result: null,
     error: null,
     undo: null,

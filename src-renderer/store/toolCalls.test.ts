@@ -173,6 +173,8 @@ describe('audit paging', () => {
       actor: 'user' as const,
       summary: `e${id}`,
       detail: null,
+      basis: null,
+      paths: [],
     });
     const all = Array.from({ length: 120 }, (_, i) => event(i + 1));
     const requests: unknown[] = [];

@@ -1,5 +1,6 @@
 import type {
   AppError,
+  FolderState,
   AppInfo,
   CatalogEntry,
   ExportFormat,
@@ -122,6 +123,8 @@ export interface ApprovalsActions {
 
 export interface SettingsData {
   policy: Policy | null;
+  /** Each granted folder as it is now (a folder replaced since it was granted grants nothing). */
+  folderStates: FolderState[];
   tools: ToolInfo[];
   settingsError: AppError | null;
   settingsBusy: boolean;
@@ -129,9 +132,13 @@ export interface SettingsData {
 export interface SettingsActions {
   loadSettings(): Promise<void>;
   setToolMode(tool: string, mode: PolicyMode): Promise<ActionResult>;
-  grantFolder(path: string, untrusted: boolean): Promise<ActionResult>;
+  /**
+   * Grants a folder. A broad one (the disk, the home folder, a system folder) answers CONFIRMATION_REQUIRED with its
+   * warning, which is not shown as an error: the page asks, then grants with `confirmBroad`.
+   */
+  grantFolder(path: string, untrusted: boolean, confirmBroad?: boolean): Promise<ActionResult>;
   revokeFolder(path: string): Promise<ActionResult>;
-  importPolicy(policy: unknown): Promise<ActionResult>;
+  importPolicy(policy: unknown, confirmBroad?: boolean): Promise<ActionResult>;
   showSettingsError(error: AppError | null): void;
 }
 

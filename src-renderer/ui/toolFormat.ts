@@ -13,7 +13,8 @@ export function toolCallStateLabel(call: Pick<ToolCall, 'state' | 'gate' | 'erro
     case 'failed':
       return call.error ? `Failed: ${call.error}` : 'Failed';
     case 'rejected':
-      return call.error ? `Failed: ${call.error}` : 'Failed: not a valid call';
+      // Recorded refusals are the broker's, made before anyone was asked (a path outside every granted folder).
+      return call.error ? `Refused: ${call.error}` : 'Refused: not a valid call';
     case 'denied':
       return 'Denied';
     case 'expired':

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolArgumentsSchema } from './argumentKeys.js';
 import { TaskDetailSchema, TaskSummarySchema } from './chat.js';
 import { deviceApiSchemas } from './device.js';
 import { doctorApiSchemas } from './doctor.js';
@@ -10,9 +11,10 @@ import { privacyApiSchemas } from './privacy.js';
 import { mcpApiSchemas } from './mcp.js';
 import { CatalogEntrySchema, ModelStateSchema } from './model.js';
 import { modelsApiSchemas } from './models.js';
+import { DecisionBasisKindSchema } from './decisions.js';
 import {
   AuditEventSchema,
-  GrantedFolderSchema,
+  FolderStateSchema,
   PolicyModeSchema,
   PolicySchema,
   ToolCallSchema,
@@ -78,7 +80,7 @@ export const apiSchemas = {
   /** Approves queued calls, one by one, each at most once; `args` edits a single call's arguments first. */
   'approvals.approve': {
     request: z
-      .object({ ids: z.array(Id).min(1).max(200), args: z.record(z.string(), z.unknown()).optional() })
+      .object({ ids: z.array(Id).min(1).max(200), args: ToolArgumentsSchema.optional() })
       .strict()
       .refine((r) => r.args === undefined || r.ids.length === 1, 'edited arguments apply to one call at a time'),
     response: z.object({ calls: z.array(ToolCallSchema) }),
@@ -91,16 +93,43 @@ export const apiSchemas = {
   },
   'policy.get': { request: Empty, response: PolicySchema },
   /** Replaces the whole policy (an import); validated like one. */
-  'policy.set': { request: z.object({ policy: z.unknown() }).strict(), response: PolicySchema },
+  /**
+   * Replaces the policy (an import). A broad folder in it (the disk, the home folder, a system folder) is refused
+   * with CONFIRMATION_REQUIRED, naming what it reaches, unless `confirmBroad` says the user saw that and agreed.
+   */
+  'policy.set': {
+    request: z.object({ policy: z.unknown(), confirmBroad: z.boolean().optional() }).strict(),
+    response: PolicySchema,
+  },
   'policy.setMode': {
     request: z.object({ tool: z.string().min(1).max(200), mode: PolicyModeSchema }).strict(),
     response: PolicySchema,
   },
-  'policy.grantFolder': { request: GrantedFolderSchema.strict(), response: PolicySchema },
+  /** Grants a folder; a broad one needs `confirmBroad` after the warning (CONFIRMATION_REQUIRED says it). */
+  'policy.grantFolder': {
+    request: z
+      .object({
+        path: z.string().min(1).max(4096),
+        untrusted: z.boolean().default(false),
+        confirmBroad: z.boolean().optional(),
+      })
+      .strict(),
+    response: PolicySchema,
+  },
+  /** Each granted folder as it is now: still the folder granted, or changed (and then granting nothing). */
+  'policy.folders': { request: Empty, response: z.object({ folders: z.array(FolderStateSchema) }) },
   'policy.revokeFolder': { request: z.object({ path: z.string().min(1).max(4096) }).strict(), response: PolicySchema },
   'audit.list': {
     request: z
-      .object({ beforeId: z.number().int().positive().optional(), limit: z.number().int().min(1).max(1000).optional() })
+      .object({
+        beforeId: z.number().int().positive().optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+        /** Only the events of this task, this call, about this absolute path, or decided on this basis. */
+        taskId: z.string().min(1).max(64).optional(),
+        callId: z.string().min(1).max(64).optional(),
+        path: z.string().min(1).max(4096).optional(),
+        basis: DecisionBasisKindSchema.optional(),
+      })
       .strict(),
     response: z.object({ events: z.array(AuditEventSchema) }),
   },

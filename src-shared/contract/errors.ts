@@ -39,6 +39,11 @@ export const ErrorCodeSchema = z.enum([
   'EVAL_RUN_NOT_FOUND',
   /** An evaluation suite cannot be read or is not valid; the message names the file and the problem. */
   'SUITE_INVALID',
+  /**
+   * The request would do something wide-reaching (granting the whole disk, the home folder, a system folder): it is
+   * done only when sent again with the explicit confirmation the message asks for, after the user saw the warning.
+   */
+  'CONFIRMATION_REQUIRED',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

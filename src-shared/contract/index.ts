@@ -1,5 +1,7 @@
 export * from './api.js';
+export * from './argumentKeys.js';
 export * from './chat.js';
+export * from './decisions.js';
 export * from './device.js';
 export * from './doctor.js';
 export * from './errors.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallPathSchema, DecisionBasisSchema } from './decisions.js';
 
 export const RiskSchema = z.enum(['read', 'write', 'irreversible']);
 export type Risk = z.infer<typeof RiskSchema>;
@@ -7,12 +8,31 @@ export type Risk = z.infer<typeof RiskSchema>;
 export const PolicyModeSchema = z.enum(['auto', 'ask', 'queue', 'off']);
 export type PolicyMode = z.infer<typeof PolicyModeSchema>;
 
+/** A folder's device and inode when it was granted (decimal strings): the grant is this folder, not its path. */
+export const FolderIdentitySchema = z.object({
+  dev: z.string().regex(/^\d{1,24}$/),
+  ino: z.string().regex(/^\d{1,24}$/),
+});
+export type FolderIdentity = z.infer<typeof FolderIdentitySchema>;
+
 export const GrantedFolderSchema = z.object({
   path: z.string().min(1).max(4096),
   /** Content from here did not come from the user (e.g. Downloads): reading it taints the task. */
   untrusted: z.boolean().default(false),
+  /** Recorded by the Host when the folder is granted; never taken from a request. */
+  identity: FolderIdentitySchema.optional(),
 });
 export type GrantedFolder = z.infer<typeof GrantedFolderSchema>;
+
+/** A granted folder as it is now: `ok`, or why it grants nothing until the user grants it again. */
+export const FolderStateSchema = z.object({
+  path: z.string(),
+  untrusted: z.boolean(),
+  state: z.enum(['ok', 'missing', 'replaced', 'link', 'not-a-folder']),
+  /** What the user is told when the state is not ok. */
+  message: z.string().nullable(),
+});
+export type FolderState = z.infer<typeof FolderStateSchema>;
 
 export const PolicySchema = z.object({
   version: z.literal(1),
@@ -39,6 +59,27 @@ export const ToolCallStateSchema = z.enum([
   'interrupted',
 ]);
 export type ToolCallState = z.infer<typeof ToolCallStateSchema>;
+
+/**
+ * The one table of how a call's state may change. A call is recorded as pending (it waits for someone), approved
+ * (it runs now) or rejected (never valid); every later change is one of these, made as a compare-and-set on the
+ * state it leaves. An interrupted call may only be dismissed (denied): it may have run, so it never runs again.
+ */
+export const CALL_TRANSITIONS = {
+  pending: ['approved', 'denied', 'expired'],
+  approved: ['executing', 'expired'],
+  executing: ['done', 'failed', 'interrupted'],
+  interrupted: ['denied'],
+  done: [],
+  failed: [],
+  denied: [],
+  rejected: [],
+  expired: [],
+} as const satisfies Record<ToolCallState, readonly ToolCallState[]>;
+
+export function canMove(from: ToolCallState, to: ToolCallState): boolean {
+  return (CALL_TRANSITIONS[from] as readonly ToolCallState[]).includes(to);
+}
 
 /** Where a call waits: none (runs by policy), prompt (asked in the chat), queue (the approval queue). */
 export const GateSchema = z.enum(['none', 'prompt', 'queue']);
@@ -68,6 +109,10 @@ export const ToolCallSchema = z.object({
   reason: z.string().nullable(),
   /** Untrusted content the task had read before this call, by name. */
   taint: z.array(z.string()),
+  /** Its path arguments as the tool will touch them, each with the granted folder it lies in. */
+  paths: z.array(CallPathSchema).default([]),
+  /** Why it waits, ran or was refused (the latest decision); null for calls recorded before bases were kept. */
+  basis: DecisionBasisSchema.nullable().default(null),
   result: z.unknown().nullable(),
   error: z.string().nullable(),
   undo: z.enum(['available', 'undone', 'failed']).nullable(),
@@ -87,6 +132,10 @@ export const AuditEventSchema = z.object({
   actor: z.enum(['model', 'user', 'policy', 'cli', 'system']),
   summary: z.string(),
   detail: z.unknown().nullable(),
+  /** The decision's basis, for events that decided something (kind decided, queued, rejected, expired...). */
+  basis: DecisionBasisSchema.nullable().default(null),
+  /** The files the event concerns, absolute, with their granted folders. */
+  paths: z.array(CallPathSchema).default([]),
 });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
 

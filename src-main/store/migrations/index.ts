@@ -6,6 +6,8 @@ import { migration005 } from './005_context_note.js';
 import { migration006 } from './006_mcp.js';
 import { migration007 } from './007_egress.js';
 import { migration008 } from './008_eval.js';
+import { migration009 } from './009_decisions.js';
+import { migration010 } from './010_mcp_trust.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A new schema change is a new file appended here, never an edit of an old one. */
@@ -18,6 +20,8 @@ export const MIGRATIONS: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
+  migration010,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

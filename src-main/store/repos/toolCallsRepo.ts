@@ -1,10 +1,13 @@
-import type {
-  Decision,
-  Gate,
-  Risk,
-  ToolCall,
-  ToolCallState,
-  ToolDescriptionView,
+import {
+  canMove,
+  type CallPath,
+  type Decision,
+  type DecisionBasis,
+  type Gate,
+  type Risk,
+  type ToolCall,
+  type ToolCallState,
+  type ToolDescriptionView,
 } from '../../../src-shared/contract/index.js';
 import type { Db } from '../db.js';
 
@@ -21,6 +24,8 @@ interface ToolCallRow {
   decided_by: 'policy' | 'user' | 'cli' | null;
   reason: string | null;
   taint_json: string | null;
+  paths_json: string | null;
+  basis_json: string | null;
   result_json: string | null;
   error: string | null;
   undo_json: string | null;
@@ -46,6 +51,8 @@ const toCall = (row: ToolCallRow): ToolCall => ({
   decidedBy: row.decided_by,
   reason: row.reason,
   taint: parse<string[]>(row.taint_json, []),
+  paths: parse<CallPath[]>(row.paths_json, []),
+  basis: parse<DecisionBasis | null>(row.basis_json, null),
   result: parse<unknown>(row.result_json, null),
   error: row.error,
   undo: row.undo_state,
@@ -65,7 +72,16 @@ export interface NewToolCall {
   readonly gate: Gate;
   readonly state: ToolCallState;
   readonly taint: readonly string[];
+  readonly paths?: readonly CallPath[];
+  readonly basis?: DecisionBasis | null;
+  /** For a call recorded as rejected: why. */
+  readonly error?: string | null;
   readonly now: number;
+}
+
+/** A state change the transition table does not allow is a bug in the caller, never something to store. */
+function assertMove(from: ToolCallState, to: ToolCallState): void {
+  if (!canMove(from, to)) throw new Error(`a tool call cannot go from ${from} to ${to}`);
 }
 
 /**
@@ -75,13 +91,16 @@ export interface NewToolCall {
  */
 export function createToolCallsRepo(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO tool_calls (id, task_id, tool, args_json, description_json, risk, gate, state, taint_json, created_at)
-     VALUES (@id, @taskId, @tool, @args, @description, @risk, @gate, @state, @taint, @now)`,
+    `INSERT INTO tool_calls (id, task_id, tool, args_json, description_json, risk, gate, state, taint_json, paths_json,
+       basis_json, error, created_at, finished_at)
+     VALUES (@id, @taskId, @tool, @args, @description, @risk, @gate, @state, @taint, @paths, @basis, @error, @now,
+       CASE WHEN @state = 'rejected' THEN @now ELSE NULL END)`,
   );
   const byId = db.prepare<[string], ToolCallRow>('SELECT * FROM tool_calls WHERE id = ?');
   const decide = db.prepare(
     `UPDATE tool_calls SET state = @to, decision = @decision, decided_by = @by, reason = @reason, decided_at = @now,
-       args_json = coalesce(@args, args_json), description_json = coalesce(@description, description_json)
+       args_json = coalesce(@args, args_json), description_json = coalesce(@description, description_json),
+       paths_json = coalesce(@paths, paths_json), basis_json = coalesce(@basis, basis_json)
      WHERE id = @id AND state = @from`,
   );
   const start = db.prepare(
@@ -127,6 +146,9 @@ export function createToolCallsRepo(db: Db) {
         gate: call.gate,
         state: call.state,
         taint: JSON.stringify(call.taint),
+        paths: JSON.stringify(call.paths ?? []),
+        basis: call.basis ? JSON.stringify(call.basis) : null,
+        error: call.error ?? null,
         now: call.now,
       });
       return this.get(call.id)!;
@@ -140,9 +162,16 @@ export function createToolCallsRepo(db: Db) {
       id: string,
       from: ToolCallState,
       to: ToolCallState,
-      decision: { decision: Decision; by: 'policy' | 'user' | 'cli'; reason?: string | null; now: number },
-      edited?: { args: unknown; description: ToolDescriptionView },
+      decision: {
+        decision: Decision;
+        by: 'policy' | 'user' | 'cli';
+        reason?: string | null;
+        now: number;
+        basis?: DecisionBasis;
+      },
+      edited?: { args: unknown; description: ToolDescriptionView; paths: readonly CallPath[] },
     ): boolean {
+      assertMove(from, to);
       return (
         decide.run({
           id,
@@ -154,6 +183,8 @@ export function createToolCallsRepo(db: Db) {
           now: decision.now,
           args: edited ? JSON.stringify(edited.args) : null,
           description: edited ? JSON.stringify(edited.description) : null,
+          paths: edited ? JSON.stringify(edited.paths) : null,
+          basis: decision.basis ? JSON.stringify(decision.basis) : null,
         }).changes === 1
       );
     },
@@ -165,6 +196,7 @@ export function createToolCallsRepo(db: Db) {
       id: string,
       outcome: { state: 'done' | 'failed'; result?: unknown; error?: string | null; undo?: unknown; now: number },
     ): boolean {
+      assertMove('executing', outcome.state);
       return (
         finish.run({
           id,

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { basisSentence, type AuditEvent } from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { actorLabel, formatAuditTime } from '../../ui/toolFormat.js';
@@ -12,6 +13,7 @@ export function AuditPage() {
   const error = useAppStore((s) => s.auditError);
   const loadAudit = useAppStore((s) => s.loadAudit);
   const loadOlderAudit = useAppStore((s) => s.loadOlderAudit);
+  const openTask = useAppStore((s) => s.openTask);
 
   useEffect(() => {
     void loadAudit();
@@ -36,6 +38,9 @@ export function AuditPage() {
               <th scope="col">Who</th>
               <th scope="col">What</th>
               <th scope="col">Summary</th>
+              <th scope="col">Why</th>
+              <th scope="col">Files</th>
+              <th scope="col">Task</th>
             </tr>
           </thead>
           <tbody>
@@ -49,6 +54,19 @@ export function AuditPage() {
                   <code>{e.kind}</code>
                 </td>
                 <td>{e.summary}</td>
+                <td data-testid="audit-basis" data-basis={e.basis?.kind ?? ''}>
+                  {e.basis ? basisSentence(e.basis) : ''}
+                </td>
+                <td data-testid="audit-paths">
+                  <AuditPaths event={e} />
+                </td>
+                <td>
+                  {e.taskId && (
+                    <Button variant="ghost" data-testid="audit-open-task" onClick={() => void openTask(e.taskId!)}>
+                      Open task
+                    </Button>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -60,5 +78,26 @@ export function AuditPage() {
         </Button>
       )}
     </main>
+  );
+}
+
+/** The files an event concerns, absolute, each with the granted folder it lies in. */
+function AuditPaths({ event }: { event: AuditEvent }) {
+  if (event.paths.length === 0) return null;
+  return (
+    <ul className="audit-paths">
+      {event.paths.map((p) => (
+        <li key={p.arg}>
+          <code>{p.path}</code>
+          {p.root && (
+            <span className="muted">
+              {' '}
+              in {p.root}
+              {p.untrusted ? ' (untrusted content)' : ''}
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

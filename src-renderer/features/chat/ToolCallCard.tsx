@@ -83,12 +83,18 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
   );
 });
 
-/** Allow once (focused; Enter), allow for this task, always allow (not for irreversible calls), deny (Esc). */
+/**
+ * Allow once, allow for this task, always allow (not for irreversible calls), deny (Esc). For a read, "Allow once"
+ * takes focus, so Enter allows it. A call that changes something takes no focus at all: a stray Enter typed into
+ * the chat must not allow a write; the user moves to a button (Tab, or the mouse) first. Esc always denies.
+ */
 function PermissionPrompt({ call, onError }: { call: ToolCall; onError: (error: AppError | null) => void }) {
   const answerToolCall = useAppStore((s) => s.answerToolCall);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const allowRef = useRef<HTMLButtonElement>(null);
+  const groupRef = useRef<HTMLDivElement>(null);
+  const changes = call.risk !== 'read';
 
   const answer = async (kind: 'allow-once' | 'allow-task' | 'always' | 'deny') => {
     if (busy) return;
@@ -105,8 +111,10 @@ function PermissionPrompt({ call, onError }: { call: ToolCall; onError: (error: 
   });
 
   useEffect(() => {
-    allowRef.current?.focus();
-  }, []);
+    // The group itself takes focus for a change (announced, and Tab then reaches the first button); no button does.
+    if (changes) groupRef.current?.focus();
+    else allowRef.current?.focus();
+  }, [changes]);
 
   // Esc denies, before the chat's own Esc (stop the reply) sees it.
   useEffect(() => {
@@ -121,14 +129,25 @@ function PermissionPrompt({ call, onError }: { call: ToolCall; onError: (error: 
   }, []);
 
   return (
-    <div className="permission-prompt" data-testid="permission-prompt" role="group" aria-label="Permission">
-      <p className="permission-question">Homebody wants to do this. Allow it?</p>
+    <div
+      className="permission-prompt"
+      data-testid="permission-prompt"
+      role="group"
+      aria-label="Permission"
+      ref={groupRef}
+      tabIndex={-1}
+    >
+      <p className="permission-question">
+        {changes
+          ? 'Homebody wants to change something. Check the details, then choose.'
+          : 'Homebody wants to do this. Allow it?'}
+      </p>
       <div className="permission-actions">
         <Button
           ref={allowRef}
           variant="primary"
           data-testid="prompt-allow-once"
-          aria-keyshortcuts="Enter"
+          {...(changes ? {} : { 'aria-keyshortcuts': 'Enter' })}
           disabled={busy}
           onClick={() => void answer('allow-once')}
         >

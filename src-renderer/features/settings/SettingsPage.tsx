@@ -22,17 +22,29 @@ export function SettingsPage() {
 
   const [path, setPath] = useState('');
   const [untrusted, setUntrusted] = useState(false);
+  const folderStates = useAppStore((s) => s.folderStates);
+  /** A broad folder waiting for the user's second, explicit confirmation, with the warning the Host gave. */
+  const [broad, setBroad] = useState<{ path: string; untrusted: boolean; warning: string } | null>(null);
 
   useEffect(() => {
     void loadSettings();
   }, [loadSettings]);
 
-  const onGrant = async (event: FormEvent) => {
-    event.preventDefault();
-    if ((await grantFolder(path, untrusted)) === null) {
+  const grant = async (folder: string, asUntrusted: boolean, confirmBroad = false) => {
+    const error = await grantFolder(folder, asUntrusted, confirmBroad);
+    if (error?.code === 'CONFIRMATION_REQUIRED') {
+      setBroad({ path: folder, untrusted: asUntrusted, warning: error.message });
+      return;
+    }
+    setBroad(null);
+    if (error === null) {
       setPath('');
       setUntrusted(false);
     }
+  };
+  const onGrant = (event: FormEvent) => {
+    event.preventDefault();
+    void grant(path, untrusted);
   };
 
   return (
@@ -50,22 +62,69 @@ export function SettingsPage() {
         <p className="muted">File tools work only inside these folders.</p>
         {policy && policy.folders.length === 0 && <p className="muted">No folders granted yet.</p>}
         <ul className="folder-list">
-          {policy?.folders.map((folder) => (
-            <li key={folder.path} className="folder-item" data-testid="folder-item" data-path={folder.path}>
-              <code className="folder-path">{folder.path}</code>
-              {folder.untrusted && <span className="badge badge-warning">Untrusted content</span>}
-              <Button
-                variant="ghost"
-                data-testid="folder-remove"
-                disabled={busy}
-                onClick={() => void revokeFolder(folder.path)}
-                aria-label={`Remove ${folder.path}`}
+          {policy?.folders.map((folder) => {
+            const changed = folderStates.find((f) => f.path === folder.path && f.state !== 'ok');
+            return (
+              <li
+                key={folder.path}
+                className="folder-item"
+                data-testid="folder-item"
+                data-path={folder.path}
+                data-state={changed?.state ?? 'ok'}
               >
-                Remove
-              </Button>
-            </li>
-          ))}
+                <code className="folder-path">{folder.path}</code>
+                {folder.untrusted && <span className="badge badge-warning">Untrusted content</span>}
+                {changed && (
+                  <>
+                    <span className="badge badge-danger" data-testid="folder-changed" title={changed.message ?? ''}>
+                      Grants nothing now
+                    </span>
+                    <span className="folder-note muted">{changed.message}</span>
+                    {changed.state !== 'missing' && changed.state !== 'not-a-folder' && (
+                      <Button
+                        data-testid="folder-regrant"
+                        disabled={busy}
+                        onClick={() => void grant(folder.path, folder.untrusted)}
+                      >
+                        Grant again
+                      </Button>
+                    )}
+                  </>
+                )}
+                <Button
+                  variant="ghost"
+                  data-testid="folder-remove"
+                  disabled={busy}
+                  onClick={() => void revokeFolder(folder.path)}
+                  aria-label={`Remove ${folder.path}`}
+                >
+                  Remove
+                </Button>
+              </li>
+            );
+          })}
         </ul>
+        {broad && (
+          <div className="broad-confirm" role="alertdialog" aria-labelledby="broad-heading" data-testid="broad-confirm">
+            <h3 id="broad-heading">Grant {broad.path}?</h3>
+            <p className="warning-text" data-testid="broad-warning">
+              {broad.warning}
+            </p>
+            <div className="broad-actions">
+              <Button data-testid="broad-cancel" onClick={() => setBroad(null)}>
+                Cancel
+              </Button>
+              <Button
+                variant="danger"
+                data-testid="broad-confirm-button"
+                disabled={busy}
+                onClick={() => void grant(broad.path, broad.untrusted, true)}
+              >
+                Grant all of {broad.path}
+              </Button>
+            </div>
+          </div>
+        )}
         <form className="folder-form" onSubmit={(e) => void onGrant(e)}>
           <label className="field">
             <span>Folder path</span>
@@ -158,6 +217,20 @@ function PolicyTransfer() {
   const [exported, setExported] = useState<string | null>(null);
   const [downloadUrl, setDownloadUrl] = useState<string | null>(null);
   const [imported, setImported] = useState(false);
+  const [broadImport, setBroadImport] = useState<{ policy: unknown; warning: string } | null>(null);
+  const runImport = (parsed: unknown, confirmBroad = false) => {
+    void importPolicy(parsed, confirmBroad).then((error) => {
+      if (error?.code === 'CONFIRMATION_REQUIRED') {
+        setBroadImport({ policy: parsed, warning: error.message });
+        return;
+      }
+      setBroadImport(null);
+      if (error === null) {
+        setImported(true);
+        setExported(null);
+      }
+    });
+  };
 
   // The Blob URL lives as long as the link that offers it.
   useEffect(() => {
@@ -192,12 +265,7 @@ function PolicyTransfer() {
         });
         return;
       }
-      void importPolicy(parsed).then((error) => {
-        if (error === null) {
-          setImported(true);
-          setExported(null);
-        }
-      });
+      runImport(parsed);
     };
     reader.onerror = () => {
       input.value = '';
@@ -223,6 +291,26 @@ function PolicyTransfer() {
             onChange={onImport}
           />
         </label>
+        {broadImport && (
+          <div
+            className="broad-confirm"
+            role="alertdialog"
+            aria-label="Import a broad grant"
+            data-testid="broad-import"
+          >
+            <p className="warning-text">{broadImport.warning}</p>
+            <div className="broad-actions">
+              <Button onClick={() => setBroadImport(null)}>Cancel the import</Button>
+              <Button
+                variant="danger"
+                data-testid="broad-import-confirm"
+                onClick={() => runImport(broadImport.policy, true)}
+              >
+                Import it anyway
+              </Button>
+            </div>
+          </div>
+        )}
         {imported && (
           <span className="muted" role="status" data-testid="policy-imported">
             Policy imported.

@@ -50,6 +50,7 @@ export const addEvent: ToolDefinition<AddEventArgs> = {
     ['title', 'start'],
   ),
   risk: 'write',
+  provenance: { writes: [{ key: { field: 'added.uid', prefix: 'event:' } }] },
   describe(args) {
     const details = [
       { label: 'Title', value: shownArg(args.title) },

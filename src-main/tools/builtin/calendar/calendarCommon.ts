@@ -70,6 +70,8 @@ export function occurrenceView(o: Occurrence, zone: string): JsonValue {
   view.uid = o.uid;
   if (o.location) view.location = o.location;
   if (description) view.description = description;
+  // Who sent the invitation: the model (and the prompt after it) should know whose words the event holds.
+  if (o.organizer) view.organizer = personView(o.organizer);
   if (o.attendees.length > 0) view.attendees = o.attendees.map(personView);
   if (o.recurring && o.recurrenceMs !== undefined) {
     view.repeats = true;

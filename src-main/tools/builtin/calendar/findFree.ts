@@ -56,6 +56,7 @@ export const findFree: ToolDefinition<FindFreeArgs> = {
     ['from', 'minutes'],
   ),
   risk: 'read',
+  untrustedOutput: { what: 'calendar invitations', fields: ['attendeeEvents'] },
   describe(args) {
     const details = [
       { label: 'From', value: shownArg(args.from) },

@@ -23,6 +23,13 @@ export const listEvents: ToolDefinition<ListEventsArgs> = {
     ['from'],
   ),
   risk: 'read',
+  // Descriptions, organizers and attendees come with invitations other people sent.
+  untrustedOutput: {
+    what: 'calendar events',
+    fields: ['events[].description', 'events[].organizer', 'events[].attendees'],
+    from: 'events[].organizer.email',
+  },
+  provenance: { reads: [{ field: 'events[].uid', prefix: 'event:' }] },
   describe(args) {
     const range = args.to === undefined ? shownArg(args.from) : `${shownArg(args.from)} to ${shownArg(args.to)}`;
     return {

@@ -28,6 +28,7 @@ export const moveEvent: ToolDefinition<MoveEventArgs> = {
     ['uid', 'start'],
   ),
   risk: 'write',
+  provenance: { writes: [{ key: { field: 'moved.uid', prefix: 'event:' } }] },
   describe(args) {
     const details = [
       { label: 'Event', value: shownArg(args.uid) },

@@ -26,6 +26,7 @@ export const contactAdd: ToolDefinition<ContactAddArgs> = {
     ['name'],
   ),
   risk: 'write',
+  provenance: { writes: [{ key: { field: 'added.file', prefix: 'contact:' } }] },
   describe(args) {
     const details = [{ label: 'Name', value: shownArg(args.name) }];
     if (args.email) details.push({ label: 'Email', value: shownArg(args.email) });

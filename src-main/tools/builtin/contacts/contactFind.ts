@@ -35,6 +35,8 @@ export const contactFind: ToolDefinition<ContactFindArgs> = {
     ['query'],
   ),
   risk: 'read',
+  // Address books are imported from elsewhere (a phone, a mail account): the cards are other people's words.
+  untrustedOutput: { what: 'contact cards (vCards)', fields: ['contacts'] },
   describe(args) {
     return {
       title: 'Look up your contacts',

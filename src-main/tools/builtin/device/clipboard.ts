@@ -10,6 +10,7 @@ export const clipboardRead: ToolDefinition<Record<string, never>> = {
   description: 'Read the text currently on the clipboard (what the user copied).',
   parameters: objectSchema({}, []),
   risk: 'read',
+  untrustedOutput: { what: 'the clipboard', always: true },
   describe() {
     return { title: 'Read the clipboard', summary: 'Read the text you last copied.', details: [] };
   },

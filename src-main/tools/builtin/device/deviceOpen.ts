@@ -19,6 +19,7 @@ export const deviceOpen: ToolDefinition<DeviceOpenArgs> = {
     ['target'],
   ),
   risk: 'write',
+  pathArgs: { target: 'target' },
   // What opens can run code in another app or load any page: the user sees the exact target every time.
   alwaysAsk: true,
   describe(args) {

@@ -14,6 +14,8 @@ export const mailDraft: ToolDefinition<MailDraftArgs> = {
     'To answer a message, set inReplyTo to its id from mail_inbox.',
   parameters: objectSchema(messageProperties(), ['to', 'subject', 'body']),
   risk: 'write',
+  needsNetwork: true, // a reply reads its original, from IMAP when that is the source
+  provenance: { writes: [{ key: { field: 'path', prefix: 'file:' } }] },
   describe(args) {
     const fields = fieldsFromArgs(args);
     return describeMessage(fields, {

@@ -21,6 +21,8 @@ export const mailInbox: ToolDefinition<MailInboxArgs> = {
     [],
   ),
   risk: 'read',
+  needsNetwork: true, // an IMAP source
+  untrustedOutput: { what: 'email list', always: true, from: 'messages[].from' },
   describe(args) {
     const query = optionalString(args.query);
     return {

@@ -13,6 +13,8 @@ export const mailRead: ToolDefinition<MailReadArgs> = {
     ['id'],
   ),
   risk: 'read',
+  needsNetwork: true, // an IMAP source
+  untrustedOutput: { what: 'mail', always: true, from: 'from' },
   describe(args) {
     return {
       title: 'Read an email',

@@ -47,6 +47,7 @@ export const mailSend: ToolDefinition<MailSendArgs> = {
     'to send a draft, repeat its fields.',
   parameters: objectSchema(messageProperties(), ['to', 'subject', 'body']),
   risk: 'irreversible',
+  needsNetwork: true, // SMTP
   describe(args) {
     const fields = fieldsFromArgs(args);
     const cc = fields.cc ? ` (copy to ${fields.cc})` : '';

@@ -13,6 +13,7 @@ export const noteRead: ToolDefinition<NoteReadArgs> = {
     ['title'],
   ),
   risk: 'read',
+  provenance: { reads: [{ field: 'file', prefix: 'note:' }] },
   describe(args) {
     return {
       title: 'Read a note',

@@ -32,6 +32,7 @@ export const noteSearch: ToolDefinition<NoteSearchArgs> = {
     [],
   ),
   risk: 'read',
+  provenance: { reads: [{ field: 'notes[].file', prefix: 'note:' }] },
   describe(args) {
     const query = typeof args.query === 'string' && args.query.trim() !== '' ? shownArg(args.query) : '';
     return {

@@ -24,6 +24,7 @@ export const noteWrite: ToolDefinition<NoteWriteArgs> = {
     ['title', 'text'],
   ),
   risk: 'write',
+  provenance: { writes: [{ key: { field: 'file', prefix: 'note:' } }] },
   describe(args) {
     const text = typeof args.text === 'string' ? args.text : '';
     return {

@@ -30,6 +30,7 @@ export const reminderAdd: ToolDefinition<ReminderAddArgs> = {
     ['text', 'due'],
   ),
   risk: 'write',
+  provenance: { writes: [{ key: { field: 'id', prefix: 'reminder:' } }] },
   describe(args) {
     return {
       title: 'Add a reminder',

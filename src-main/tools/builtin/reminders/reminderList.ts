@@ -13,6 +13,7 @@ export const reminderList: ToolDefinition<ReminderListArgs> = {
     [],
   ),
   risk: 'read',
+  provenance: { reads: [{ field: 'reminders[].id', prefix: 'reminder:' }] },
   describe(args) {
     return {
       title: 'List reminders',

@@ -53,7 +53,9 @@ export const webFetch: ToolDefinition<WebFetchArgs> = {
     ['url'],
   ),
   risk: 'read',
+  untrustedOutput: { what: 'web page', always: true, from: 'url' },
   reachesOut: true,
+  needsNetwork: true,
   describe(args) {
     const url = shownArg(args.url);
     return {

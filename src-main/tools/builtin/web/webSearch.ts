@@ -62,7 +62,9 @@ export const webSearch: ToolDefinition<WebSearchArgs> = {
     ['query'],
   ),
   risk: 'read',
+  untrustedOutput: { what: 'web search results', always: true },
   reachesOut: true,
+  needsNetwork: true,
   describe(args) {
     const query = shownArg(args.query);
     return {
