@@ -92,6 +92,11 @@ export interface ToolContext {
   readonly roots: readonly GrantedRoot[];
   /** Where trashed files go, so that they can come back (inside the app's data folder). */
   readonly trashDir: string;
+  /**
+   * Folders no tool walks into, even inside a granted folder (Homebody's data folder: the database, the secret key).
+   * The broker refuses paths there before a call is made; a search that walks a broad grant skips them.
+   */
+  readonly hidden?: readonly string[];
   readonly signal: AbortSignal;
   readonly packs: PackConfig;
   readonly services: ToolServices;

@@ -161,6 +161,7 @@ interface WorkerView {
   readonly roots: readonly GrantedRoot[];
   readonly packs: PackConfig;
   readonly trashDir: string;
+  readonly hidden: readonly string[];
 }
 
 /** The worker module beside this one: .ts when running from sources (through tsx), .js when compiled. */
@@ -329,7 +330,8 @@ export class ToolExecutor implements ToolRunner {
       hidden: (this.options.hiddenDirs ?? []).map(realOrSame),
     });
     // The network worker is given no granted folder: none of its tools reads one (mail never attaches files).
-    const view = { roots: profile === 'files' ? roots : [], packs, trashDir };
+    // Hidden folders travel with each call too, so a search never walks into them even where no OS sandbox hides them.
+    const view = { roots: profile === 'files' ? roots : [], packs, trashDir, hidden: spec.hidden };
     return { spec, view };
   }
 

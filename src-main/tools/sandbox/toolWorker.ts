@@ -62,6 +62,7 @@ async function handle(request: Extract<WorkerRequest, { type: 'run' | 'undo' }>)
   const context: ToolContext = {
     roots: request.roots,
     trashDir: request.trashDir,
+    hidden: request.hidden,
     signal: controller.signal,
     packs: request.packs,
     services: servicesFor(request.id),

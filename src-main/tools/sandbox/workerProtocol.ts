@@ -12,6 +12,8 @@ export type WorkerRequest =
       readonly roots: readonly GrantedRoot[];
       readonly trashDir: string;
       readonly packs: PackConfig;
+      /** Folders no tool walks into (Homebody's data folder), whatever a grant covers. */
+      readonly hidden: readonly string[];
     }
   | {
       readonly type: 'undo';
@@ -20,6 +22,7 @@ export type WorkerRequest =
       readonly roots: readonly GrantedRoot[];
       readonly trashDir: string;
       readonly packs: PackConfig;
+      readonly hidden: readonly string[];
     }
   | { readonly type: 'cancel'; readonly id: string }
   /** The answer to a service request the worker made during a call. */

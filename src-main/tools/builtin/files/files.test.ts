@@ -171,6 +171,20 @@ describe('search_files', () => {
     expect((binary.result as { matches: unknown[] }).matches).toEqual([]);
   });
 
+  it("never walks into Homebody's own data folder under a broad grant, by name or by content", async () => {
+    const data = r('.homebody');
+    mkdirSync(data);
+    writeFileSync(path.join(data, 'homebody.db'), 'the budget is private history');
+    const ctx = { ...fx.ctx, hidden: [data] };
+    const byContent = await searchFiles.run({ folder: fx.reports, contains: 'private history' }, ctx);
+    expect((byContent.result as { matches: unknown[] }).matches).toEqual([]);
+    const byName = await searchFiles.run({ folder: fx.reports, name: 'homebody' }, ctx);
+    expect((byName.result as { matches: unknown[] }).matches).toEqual([]);
+    // Without the hidden folder, the same search would find it: the skip is what keeps it out.
+    const unhidden = await searchFiles.run({ folder: fx.reports, contains: 'private history' }, fx.ctx);
+    expect((unhidden.result as { matches: unknown[] }).matches).toHaveLength(1);
+  });
+
   it('caps results with a note, needs a criterion, honours abort', async () => {
     for (let i = 0; i < 10; i += 1) writeFileSync(r(`match-${i}.txt`), '');
     const { result } = await searchFiles.run({ folder: fx.reports, name: 'match', maxResults: 3 }, fx.ctx);

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import type { Anchor, ConfinedFolder } from '../../sandbox/confinedFs.js';
 import { openFolderAt, withParent } from '../../sandbox/confinedFs.js';
-import { findRoot, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
+import { findRoot, isInsideOrSame, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
 import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, optionalString, pathParam, shownArg } from './common.js';
@@ -142,6 +142,8 @@ export const searchFiles: ToolDefinition<SearchFilesArgs> = {
             }
             visited += 1;
             const entry = path.join(dir, dirent.name);
+            // Homebody's own data folder is never searched, whatever folder above it was granted.
+            if ((ctx.hidden ?? []).some((hidden) => isInsideOrSame(hidden, entry))) continue;
             let kind: 'file' | 'folder';
             // Where the content is read: the entry itself, or a link's target inside the granted folders.
             let content: { root: Anchor; path: string } = { root, path: entry };
