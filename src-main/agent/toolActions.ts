@@ -12,7 +12,7 @@ import {
   type ToolCall,
   type ToolDescriptionView,
 } from '../../src-shared/contract/index.js';
-import { basisSentence, decide, type ResolvedPaths } from '../permissions/broker.js';
+import { decide, type ResolvedPaths } from '../permissions/broker.js';
 import { grantState } from '../permissions/grants.js';
 import { checkMode, modeFor } from '../permissions/policy.js';
 import { describeChanges, policyChanges } from '../permissions/policyChanges.js';
@@ -263,7 +263,7 @@ export class ToolActions {
     if (input.signal && verdict.gate !== 'queue') this.stops.set(call.id, input.signal);
     switch (verdict.gate) {
       case 'none':
-        this.audit(taskId, call.id, 'decided', 'policy', `Allowed by ${basisSentence(verdict.basis)}`, {
+        this.audit(taskId, call.id, 'decided', 'policy', 'Allowed without asking', {
           basis: verdict.basis,
           paths,
         });
@@ -271,12 +271,12 @@ export class ToolActions {
       case 'prompt':
         if (!input.interactive) {
           const basis: DecisionBasis = { kind: 'system', why: 'no-one-to-ask' };
+          // The call keeps the broker's basis (why it needed asking); the audit event records why it lapsed.
           store.toolCalls.decide(call.id, 'pending', 'expired', {
             decision: 'deny',
             by: 'policy',
             reason: 'needs permission, and no one can be asked',
             now: this.now(),
-            basis,
           });
           this.audit(taskId, call.id, 'expired', 'policy', 'Not run: it needs permission and this session cannot ask', {
             basis,
@@ -284,7 +284,7 @@ export class ToolActions {
           });
           return { status: 'needs-permission', call: this.get(call.id) };
         }
-        this.audit(taskId, call.id, 'asked', 'policy', `Asked the user, because of ${basisSentence(verdict.basis)}`, {
+        this.audit(taskId, call.id, 'asked', 'policy', `Asked the user about ${named(call)}`, {
           basis: verdict.basis,
           paths,
         });
@@ -377,7 +377,7 @@ export class ToolActions {
     ) {
       return this.alreadyDecided(id);
     }
-    this.audit(call.taskId, id, 'decided', 'user', `Allowed by ${basisSentence(basis)}`, { basis, paths: call.paths });
+    this.audit(call.taskId, id, 'decided', 'user', `Allowed (${answer})`, { basis, paths: call.paths });
     return this.execute(id);
   }
 
@@ -426,14 +426,11 @@ export class ToolActions {
     ) {
       return this.alreadyDecided(id);
     }
-    this.audit(
-      call.taskId,
-      id,
-      'decided',
-      by,
-      edited ? `Approved with edited arguments by ${basisSentence(basis)}` : `Approved by ${basisSentence(basis)}`,
-      { basis, paths: edited?.paths ?? call.paths, detail: edited ? { args: edited.args } : null },
-    );
+    this.audit(call.taskId, id, 'decided', by, edited ? 'Approved with edited arguments' : 'Approved', {
+      basis,
+      paths: edited?.paths ?? call.paths,
+      detail: edited ? { args: edited.args } : null,
+    });
     return this.execute(id);
   }
 

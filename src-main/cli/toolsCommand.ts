@@ -1,3 +1,4 @@
+import { basisSentence } from '../../src-shared/contract/index.js';
 import type { ProposalResult } from '../agent/toolActions.js';
 import { UsageError, dataDirFrom, parseSubcommand } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
@@ -26,7 +27,9 @@ export function toCallJson(outcome: ProposalResult): ToolCallJson {
     case 'needs-permission':
       return {
         status: 'needs-permission',
-        error: `${outcome.call.description.title} needs permission; the policy does not allow it to run alone.`,
+        error: `${outcome.call.description.title} needs permission, because of ${
+          outcome.call.basis ? basisSentence(outcome.call.basis) : 'the policy'
+        }; no one can be asked here.`,
       };
     case 'denied':
       return { status: 'denied', error: outcome.error };

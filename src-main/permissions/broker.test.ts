@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { CallPath, DecisionBasis, Gate, Policy, PolicyMode, Risk } from '../../src-shared/contract/index.js';
-import { basisSentence, decide, type ActionManifest, type ResolvedPaths, type TaskState } from './broker.js';
+import {
+  basisSentence,
+  type CallPath,
+  type DecisionBasis,
+  type Gate,
+  type Policy,
+  type PolicyMode,
+  type Risk,
+} from '../../src-shared/contract/index.js';
+import { decide, type ActionManifest, type ResolvedPaths, type TaskState } from './broker.js';
 
 const docs: CallPath = {
   arg: 'path',

@@ -7,7 +7,6 @@ import type {
   Risk,
   TaintSource,
 } from '../../src-shared/contract/index.js';
-export { basisSentence } from '../../src-shared/contract/index.js';
 import { modeFor } from './policy.js';
 
 /**

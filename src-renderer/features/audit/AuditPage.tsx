@@ -38,8 +38,6 @@ export function AuditPage() {
               <th scope="col">Who</th>
               <th scope="col">What</th>
               <th scope="col">Summary</th>
-              <th scope="col">Why</th>
-              <th scope="col">Files</th>
               <th scope="col">Task</th>
             </tr>
           </thead>
@@ -53,11 +51,13 @@ export function AuditPage() {
                 <td>
                   <code>{e.kind}</code>
                 </td>
-                <td>{e.summary}</td>
-                <td data-testid="audit-basis" data-basis={e.basis?.kind ?? ''}>
-                  {e.basis ? basisSentence(e.basis) : ''}
-                </td>
-                <td data-testid="audit-paths">
+                <td className="audit-summary">
+                  {e.summary}
+                  {e.basis && (
+                    <span className="audit-basis muted" data-testid="audit-basis" data-basis={e.basis.kind}>
+                      Why: {basisSentence(e.basis)}
+                    </span>
+                  )}
                   <AuditPaths event={e} />
                 </td>
                 <td>
@@ -85,7 +85,7 @@ export function AuditPage() {
 function AuditPaths({ event }: { event: AuditEvent }) {
   if (event.paths.length === 0) return null;
   return (
-    <ul className="audit-paths">
+    <ul className="audit-paths" data-testid="audit-paths">
       {event.paths.map((p) => (
         <li key={p.arg}>
           <code>{p.path}</code>
