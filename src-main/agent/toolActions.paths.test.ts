@@ -212,6 +212,29 @@ describe('consent names the real file', () => {
     const deleting = await propose('delete_permanently', { path: dataDir });
     expect(deleting).toMatchObject({ status: 'rejected', error: expect.stringMatching(/data folder/) });
     expect(ran).toEqual([]);
+    // Named through a link (as /tmp is on macOS), the data folder is still recognised.
+    const viaLink = join(base, 'data-link');
+    symlinkSync(dataDir, viaLink);
+    const linked = new ToolActions({
+      store,
+      registry: new ToolRegistry(TOOLS),
+      executor: realishRunner(ran, () => calendar),
+      policy: () => policy,
+      packs: () => testPackConfig(join(base, 'packs')),
+      savePolicy: (next) => (policy = next),
+      emit: () => undefined,
+      dataDir: viaLink,
+    });
+    expect(
+      await linked.propose({
+        taskId: 't',
+        tool: 'read_text',
+        args: { path: join(dataDir, 'homebody.db') },
+        actor: 'model',
+        interactive: true,
+      }),
+    ).toMatchObject({ status: 'rejected', error: expect.stringMatching(/data folder/) });
+    expect(ran).toEqual([]);
   });
 });
 

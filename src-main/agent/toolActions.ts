@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import {
   HomebodyError,
   type CallPath,
@@ -501,9 +501,20 @@ export class ToolActions {
       roots,
       unusable,
       firstGrant: this.deps.policy().folders[0]?.path ?? null,
-      dataDir: this.deps.dataDir ?? null,
+      dataDir: this.dataDir(),
       packFolders: [packs.calendarDir, packs.contactsDir, packs.notesDir, packs.mailDir],
     };
+  }
+
+  /** The data folder as resolved paths are compared with it: its real path (a link on its way would hide it). */
+  private dataDir(): string | null {
+    const { dataDir } = this.deps;
+    if (!dataDir) return null;
+    try {
+      return realpathSync(dataDir);
+    } catch {
+      return dataDir;
+    }
   }
 
   /** The task's untrusted sources so far, each with the tool whose call read it. */
