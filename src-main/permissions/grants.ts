@@ -91,7 +91,8 @@ const SYSTEM_FOLDERS_POSIX = [
 ];
 const HOMES_POSIX = ['/home', '/Users'];
 
-function inside(folder: string, candidate: string): boolean {
+/** True when `candidate` is `folder` or lies below it (`folder + sep`, so Docs2 is not inside Docs). */
+export function isInsideOrSame(folder: string, candidate: string): boolean {
   return candidate === folder || candidate.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
 }
 
@@ -104,7 +105,7 @@ export function broadFolder(folder: string, home: string = os.homedir()): BroadF
   const real = path.resolve(folder);
   if (path.parse(real).root === real) return 'root';
   if (real === path.resolve(home)) return 'home';
-  if (inside(path.resolve(home), real)) return undefined;
+  if (isInsideOrSame(path.resolve(home), real)) return undefined;
   if (process.platform === 'win32') {
     const lower = real.toLowerCase();
     const systemRoots = [
@@ -115,12 +116,13 @@ export function broadFolder(folder: string, home: string = os.homedir()): BroadF
     ]
       .filter((p): p is string => typeof p === 'string' && p !== '')
       .map((p) => p.toLowerCase());
-    if (systemRoots.some((root) => inside(root, lower))) return 'system';
+    if (systemRoots.some((root) => isInsideOrSame(root, lower))) return 'system';
     if (path.resolve(home, '..').toLowerCase() === lower) return 'holds-homes';
     return undefined;
   }
-  if (HOMES_POSIX.includes(real) || inside(real, path.resolve(home))) return 'holds-homes';
-  if (SYSTEM_TREES_POSIX.some((system) => inside(system, real)) || SYSTEM_FOLDERS_POSIX.includes(real)) return 'system';
+  if (HOMES_POSIX.includes(real) || isInsideOrSame(real, path.resolve(home))) return 'holds-homes';
+  if (SYSTEM_TREES_POSIX.some((system) => isInsideOrSame(system, real)) || SYSTEM_FOLDERS_POSIX.includes(real))
+    return 'system';
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import {
   HomebodyError,
@@ -9,7 +9,7 @@ import {
   type PolicyMode,
   type Risk,
 } from '../../src-shared/contract/index.js';
-import { broadFolder, broadFolderWarning, folderIdentity } from './grants.js';
+import { broadFolder, broadFolderWarning, folderIdentity, isInsideOrSame } from './grants.js';
 
 /** What a tool may do without asking when the user has said nothing about it (DESIGN.md). */
 export const DEFAULT_MODE: Record<Risk, PolicyMode> = { read: 'ask', write: 'ask', irreversible: 'queue' };
@@ -62,10 +62,6 @@ export interface GrantOptions {
   readonly confirmBroad?: boolean;
   /** Homebody's data folder: the database and the secrets' key live there, so it and what is inside it are refused. */
   readonly dataDir?: string;
-}
-
-function isInsideOrSame(folder: string, candidate: string): boolean {
-  return candidate === folder || candidate.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
 /** Checks a folder for granting and gives it as the policy keeps it: real path, and its identity now. */

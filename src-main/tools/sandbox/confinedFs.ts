@@ -61,7 +61,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FolderIdentity } from '../toolTypes.js';
 import { ToolError } from '../toolTypes.js';
-import { fsError, isInsideOrSame, rootChanged, showPath } from './pathGuard.js';
+import { fsError, isInsideOrSame, rootChanged, showPath, writeWhole } from './pathGuard.js';
 
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -443,16 +443,7 @@ export class ConfinedFolder {
 
   /** Writes a new file `name` whole and makes it durable; never replaces or follows anything. */
   async writeNewFile(name: string, data: string | Uint8Array, mode?: number): Promise<void> {
-    const handle = await this.createFile(name, mode);
-    let ok = false;
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-      ok = true;
-    } finally {
-      await handle.close();
-      if (!ok) await unlink(this.entry(name)).catch(() => undefined);
-    }
+    await writeWhole(await this.createFile(name, mode), data, () => unlink(this.entry(name)));
   }
 
   /**

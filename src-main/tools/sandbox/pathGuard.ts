@@ -23,6 +23,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { lstat, open, realpath, rename, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { GrantedRoot } from '../toolTypes.js';
@@ -319,7 +320,18 @@ async function resolveParent(roots: readonly GrantedRoot[], shown: string, absol
  * packs' own files and the Host; the file tools use ConfinedFolder.writeNewFile (confinedFs.ts).
  */
 export async function createExclusive(filePath: string, data: string | Uint8Array): Promise<void> {
-  const handle = await open(filePath, 'wx');
+  await writeWhole(await open(filePath, 'wx'), data, () => unlink(filePath));
+}
+
+/**
+ * Writes `data` to a file just created, syncs and closes it; if any of that fails, `discard` removes the partial
+ * file (best effort) and the error goes on. Shared by the path-based and the descriptor-based creation.
+ */
+export async function writeWhole(
+  handle: FileHandle,
+  data: string | Uint8Array,
+  discard: () => Promise<unknown>,
+): Promise<void> {
   let ok = false;
   try {
     await handle.writeFile(data);
@@ -327,7 +339,7 @@ export async function createExclusive(filePath: string, data: string | Uint8Arra
     ok = true;
   } finally {
     await handle.close();
-    if (!ok) await unlink(filePath).catch(() => undefined);
+    if (!ok) await discard().catch(() => undefined);
   }
 }
 
