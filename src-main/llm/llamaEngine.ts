@@ -130,6 +130,11 @@ interface ScriptState {
   decodeStartedAt?: number;
 }
 
+/** How the Host makes its engines (the chat's and each evaluation's); tests hand it one that wraps LlamaEngine. */
+export type EngineFactory = (config: EngineConfig, loadSettings?: () => LoadSettings) => LlamaEngine;
+
+export const createLlamaEngine: EngineFactory = (config, loadSettings) => new LlamaEngine(config, loadSettings);
+
 /**
  * The model runtime around node-llama-cpp: one model and one context at a
  * time, loaded, replaced and disposed under one queue (as node-llama-cpp's
