@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import type { AppError, ToolCall } from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
@@ -112,10 +112,13 @@ const ApprovalItem = memo(function ApprovalItem({
   const approveCalls = useAppStore((s) => s.approveCalls);
   const denyCalls = useAppStore((s) => s.denyCalls);
   const [mode, setMode] = useState<Mode>('idle');
-  const [argsText, setArgsText] = useState(() => JSON.stringify(call.args, null, 2));
+  const originalText = JSON.stringify(call.args, null, 2);
+  const [argsText, setArgsText] = useState(originalText);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<AppError | null>(null);
   const [busy, setBusy] = useState(false);
+  // Set before the first await: a second Enter in the reason field (which stays enabled) must not answer again.
+  const answering = useRef(false);
   const interrupted = call.state === 'interrupted';
   const editedArgs = useMemo(() => {
     const parsed = parseArgsJson(argsText);
@@ -123,9 +126,12 @@ const ApprovalItem = memo(function ApprovalItem({
   }, [argsText]);
 
   const run = async (action: () => Promise<AppError | null>) => {
+    if (answering.current) return;
+    answering.current = true;
     setBusy(true);
     setError(null);
     const result = await action();
+    answering.current = false;
     setBusy(false);
     setError(result);
   };
@@ -138,7 +144,13 @@ const ApprovalItem = memo(function ApprovalItem({
       setError({ code: 'INVALID_REQUEST', message: parsed.error });
       return;
     }
-    void run(() => approveCalls([call.id], parsed.args));
+    // Unchanged arguments are approved as they are, so the call is not recorded as approved with edits.
+    const edited = JSON.stringify(parsed.args) !== JSON.stringify(call.args);
+    void run(() => approveCalls([call.id], edited ? parsed.args : undefined));
+  };
+  const cancelEdit = () => {
+    setArgsText(originalText);
+    setMode('idle');
   };
 
   return (
@@ -182,9 +194,17 @@ const ApprovalItem = memo(function ApprovalItem({
           ) : (
             <>
               <div className="approval-actions">
-                <Button variant="primary" data-testid="approval-approve" disabled={busy} onClick={() => void approve()}>
-                  Approve
-                </Button>
+                {/* While editing, the only approval is of the arguments shown, never the originals behind them. */}
+                {mode === 'idle' && (
+                  <Button
+                    variant="primary"
+                    data-testid="approval-approve"
+                    disabled={busy}
+                    onClick={() => void approve()}
+                  >
+                    Approve
+                  </Button>
+                )}
                 <Button variant="danger" data-testid="approval-deny" disabled={busy} onClick={() => void deny()}>
                   Deny
                 </Button>
@@ -197,7 +217,7 @@ const ApprovalItem = memo(function ApprovalItem({
                   {mode === 'edit' ? 'Approve with these arguments' : 'Edit and approve'}
                 </Button>
                 {mode !== 'idle' && (
-                  <Button variant="ghost" disabled={busy} onClick={() => setMode('idle')}>
+                  <Button variant="ghost" disabled={busy} onClick={cancelEdit}>
                     Cancel
                   </Button>
                 )}
