@@ -7,7 +7,7 @@ import { LlamaEngine } from '../llm/llamaEngine.js';
 import { runRawReplies, type ReplyTiming } from '../llm/rawBenchmark.js';
 import { UsageError } from '../cli/args.js';
 import type { ModelPreset } from '../llm/synthetic/makeModel.js';
-import { ensureTestModel } from '../testing/testModels.js';
+import { ensureBenchModel } from './benchModels.js';
 import { benchTools } from './benchTools.js';
 import type { SectionReport } from './report.js';
 import { median, round2 } from './stats.js';
@@ -294,7 +294,7 @@ export async function runModelBench(options: ModelBenchOptions = {}): Promise<Se
   const preset = BENCH_PRESETS[arch as BenchArch];
   const models =
     options.models ??
-    quants.map((quant) => ({ name: quant, path: ensureTestModel(preset, quant as 'q4_0' | 'q8_0', 1) }));
+    quants.map((quant) => ({ name: quant, path: ensureBenchModel(preset, quant as 'q4_0' | 'q8_0') }));
   const settings = {
     runs: options.runs ?? 3,
     coldRuns: options.coldRuns ?? 2,
