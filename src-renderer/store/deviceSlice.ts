@@ -1,19 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { DeviceAnswer, HostEventOf } from '../../src-shared/contract/index.js';
-import type { AppState, StoreDeps } from './types.js';
-
-/** A short notice in the corner: a reminder that fell due, or a notification the browser would not show. */
-export interface Toast {
-  readonly id: string;
-  readonly title: string;
-  readonly body: string;
-}
-
-/** An address the Host asks the page to open; it opens only when the user clicks Open. */
-export interface OpenRequest {
-  readonly id: string;
-  readonly target: string;
-}
+import type { DeviceAnswer } from '../../src-shared/contract/index.js';
+import type { AppState, DeviceActions, DeviceData, StoreDeps } from './types.js';
 
 /** What only the page can do in browser mode; the desktop app never sends these requests. */
 export interface PageDevice {
@@ -22,19 +9,6 @@ export interface PageDevice {
   /** Shows a system notification when the browser allows it; false when it does not. */
   systemNotify(title: string, body: string): boolean;
   open(url: string): boolean;
-}
-
-export interface DeviceData {
-  toasts: Toast[];
-  openRequest: OpenRequest | null;
-}
-export interface DeviceActions {
-  showToast(title: string, body: string): void;
-  dismissToast(id: string): void;
-  /** Carries out a `device.request` event and answers the Host. */
-  handleDeviceRequest(event: HostEventOf<'device.request'>): Promise<void>;
-  /** The user's click on the open confirmation. */
-  answerOpen(open: boolean): Promise<void>;
 }
 
 export const initialDeviceData: DeviceData = { toasts: [], openRequest: null };

@@ -1,34 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type {
-  AppError,
-  BenchResult,
-  DoctorReport,
-  ModelSettingsView,
-  SavedModelSettings,
-} from '../../src-shared/contract/index.js';
 import { toAppError } from '../bridge/apiError.js';
-import type { ActionResult, AppState, StoreDeps } from './types.js';
-
-export interface DoctorData {
-  doctorReport: DoctorReport | null;
-  doctorLoading: boolean;
-  doctorError: AppError | null;
-  /** doctor.bench is running (seconds to a minute). */
-  benchRunning: boolean;
-  benchError: AppError | null;
-  /** The model settings (defaults, saved, overrides, effective); null until loaded. */
-  modelSettings: ModelSettingsView | null;
-  modelSettingsBusy: boolean;
-  modelSettingsError: AppError | null;
-}
-export interface DoctorActions {
-  loadDoctor(): Promise<void>;
-  /** Measures speed on this computer, then reloads the report (which now shows measured figures). */
-  runBench(catalogId?: string): Promise<BenchResult | null>;
-  loadModelSettings(): Promise<void>;
-  /** Replaces the saved settings; `{}` resets to the defaults. A reload of the model runs in the background. */
-  saveModelSettings(settings: SavedModelSettings): Promise<ActionResult>;
-}
+import type { AppState, DoctorActions, DoctorData, StoreDeps } from './types.js';
 
 export const initialDoctorData: DoctorData = {
   doctorReport: null,

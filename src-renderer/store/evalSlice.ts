@@ -1,63 +1,8 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type {
-  AppError,
-  ApiResponse,
-  EvalGateView,
-  EvalRun,
-  EvalRunSummary,
-  EvalSuiteInfo,
-} from '../../src-shared/contract/index.js';
+import type { EvalRunSummary } from '../../src-shared/contract/index.js';
 import { toAppError } from '../bridge/apiError.js';
-import { upsertRunSummary, type EvalProgress } from './evalView.js';
-import type { ActionResult, AppState, Outcome, StoreDeps } from './types.js';
-
-export interface EvalStart {
-  models: string[];
-  suites: string[];
-  limit?: number;
-}
-
-export interface EvalData {
-  /** The suites a run can take; null until loaded. */
-  evalSuites: EvalSuiteInfo[] | null;
-  evalSuitesError: AppError | null;
-  /** Past and current runs, newest first; null until loaded. Kept current by `eval.finished`. */
-  evalRuns: EvalRunSummary[] | null;
-  evalRunsError: AppError | null;
-  /** The run being carried out now (started here, or seen in the list or in a progress event). */
-  evalActiveRunId: string | null;
-  /** The latest `eval.progress` of the active run. */
-  evalProgress: EvalProgress | null;
-  /** eval.start is in flight. */
-  evalStarting: boolean;
-  /** The run whose results are shown. */
-  evalSelectedRunId: string | null;
-  /** Its results, once fetched (they stay shown while a newer fetch is in flight or after it failed). */
-  evalRun: EvalRun | null;
-  evalRunLoading: boolean;
-  evalRunError: AppError | null;
-  evalGates: EvalGateView[] | null;
-  evalGatesError: AppError | null;
-}
-
-export interface EvalActions {
-  /** Suites, runs and gates; the models library and the tools list when not loaded yet. */
-  loadEval(): Promise<void>;
-  loadEvalRuns(): Promise<void>;
-  loadEvalGates(): Promise<void>;
-  /** Starts a run; its progress and end arrive as events. The error is the form's to show. */
-  startEval(request: EvalStart): Promise<ActionResult>;
-  cancelEval(): Promise<ActionResult>;
-  /** Shows a run's results, fetching them. */
-  selectEvalRun(runId: string): Promise<void>;
-  /** Fetches the selected run again (its end was announced). */
-  reloadEvalRun(runId: string): Promise<void>;
-  deleteEvalRun(runId: string): Promise<ActionResult>;
-  exportEvalRun(runId: string, format: 'html' | 'json'): Promise<Outcome<ApiResponse<'eval.export'>>>;
-  /** Sets a tool's gate (a fraction 0..1), or removes it with null. */
-  setEvalGate(tool: string, threshold: number | null): Promise<ActionResult>;
-  recordEvalCase(taskId: string): Promise<Outcome<ApiResponse<'eval.recordCase'>>>;
-}
+import { upsertRunSummary } from './evalView.js';
+import type { AppState, EvalActions, EvalData, Outcome, StoreDeps } from './types.js';
 
 export const initialEvalData: EvalData = {
   evalSuites: null,

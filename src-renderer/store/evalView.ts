@@ -5,14 +5,10 @@ import type {
   EvalRunStatus,
   EvalRunSummary,
   EvalSummary,
-  HostEventOf,
   LocalModel,
 } from '../../src-shared/contract/index.js';
 import { formatDuration } from '../ui/format.js';
-import type { AppData } from './types.js';
-
-/** Where a run stands, from its `eval.progress` events. */
-export type EvalProgress = Omit<HostEventOf<'eval.progress'>, 'type'>;
+import type { AppData, EvalProgress } from './types.js';
 
 /** The contract's bound on models per run. */
 export const EVAL_MAX_MODELS = 4;

@@ -1,33 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { AppError, McpServerConfig, McpServerView, Risk } from '../../src-shared/contract/index.js';
+import type { AppError, McpServerView } from '../../src-shared/contract/index.js';
 import { toAppError } from '../bridge/apiError.js';
-import type { ActionResult, AppState, StoreDeps } from './types.js';
-
-export interface McpData {
-  /** The MCP servers; null until loaded. Kept current by `mcp.changed` events. */
-  mcpServers: McpServerView[] | null;
-  mcpError: AppError | null;
-  /** Names of servers with an action in flight (enable, restart, remove). */
-  mcpBusy: string[];
-}
-export interface McpActions {
-  loadMcp(): Promise<void>;
-  addMcpServer(server: McpServerConfig): Promise<ActionResult>;
-  /** Adds every server of an mcp.json text; answers null when all were added. */
-  importMcpJson(text: string): Promise<ActionResult>;
-  removeMcpServer(name: string): Promise<ActionResult>;
-  setMcpEnabled(name: string, enabled: boolean): Promise<ActionResult>;
-  restartMcpServer(name: string): Promise<ActionResult>;
-  reviewMcpTool(server: string, tool: string): Promise<ActionResult>;
-  setMcpRisk(server: string, tool: string, risk: Risk | null): Promise<ActionResult>;
-  setMcpTrustAnnotations(name: string, trust: boolean): Promise<ActionResult>;
-  /**
-   * Browser mode: answers the confirmation of a server's command with the code printed in the terminal, or null to
-   * cancel. The server's own action (enable, restart) answers with the outcome.
-   */
-  answerMcpConfirmation(id: string, code: string | null): Promise<ActionResult>;
-  showMcpError(error: AppError | null): void;
-}
+import type { ActionResult, AppState, McpActions, McpData, StoreDeps } from './types.js';
 
 export const initialMcpData: McpData = { mcpServers: null, mcpError: null, mcpBusy: [] };
 

@@ -1,21 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { ApiRequest, AppError, PackSettingsView } from '../../src-shared/contract/index.js';
 import { toAppError } from '../bridge/apiError.js';
-import type { ActionResult, AppState, StoreDeps } from './types.js';
-
-export interface PackSettingsData {
-  /** The tool packs' settings as the Host holds them (passwords only as set / not set); null until loaded. */
-  packSettings: PackSettingsView | null;
-  packSettingsBusy: boolean;
-  /** The last failed load or save, in the Host's words. */
-  packSettingsError: AppError | null;
-}
-export interface PackSettingsActions {
-  loadPackSettings(): Promise<void>;
-  /** Sends the whole form; on an error nothing is saved and the view stays as it was. */
-  savePackSettings(patch: ApiRequest<'packs.setSettings'>): Promise<ActionResult>;
-  dismissPackSettingsError(): void;
-}
+import type { AppState, PackSettingsActions, PackSettingsData, StoreDeps } from './types.js';
 
 export const initialPackSettingsData: PackSettingsData = {
   packSettings: null,

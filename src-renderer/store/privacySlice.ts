@@ -1,61 +1,10 @@
 import type { StateCreator } from 'zustand/vanilla';
-import {
-  DELETE_ALL_CONFIRMATION,
-  type AppError,
-  type EgressEvent,
-  type NetworkRule,
-  type NetworkSettingsView,
-  type StorageReport,
-} from '../../src-shared/contract/index.js';
+import { DELETE_ALL_CONFIRMATION, type NetworkSettingsView } from '../../src-shared/contract/index.js';
 import { toAppError } from '../bridge/apiError.js';
 import { appendOlderLedger } from './privacyView.js';
-import type { ActionResult, AppState, Outcome, StoreDeps } from './types.js';
+import type { ActionResult, AppState, PrivacyActions, PrivacyData, StoreDeps } from './types.js';
 
 export const LEDGER_PAGE_SIZE = 50;
-
-export interface PrivacyData {
-  /** Offline mode and the rules; null until loaded. */
-  privacyNetwork: NetworkSettingsView | null;
-  privacyNetworkBusy: boolean;
-  /** The last failed load or change of the network settings, in the Host's words. */
-  privacyNetworkError: AppError | null;
-  /** The loaded part of the ledger, newest first; kept live by `egress.recorded` events. */
-  ledgerEvents: EgressEvent[];
-  /** How many events match the filter in all; null before the first page. */
-  ledgerTotal: number | null;
-  /** How many of those were allowed. */
-  ledgerAllowedCount: number;
-  ledgerAllowedOnly: boolean;
-  ledgerLoading: boolean;
-  ledgerError: AppError | null;
-  /** A failed "Allow <host>" of a ledger row, shown on that row, by event id. */
-  ledgerAllowErrors: Readonly<Record<number, AppError>>;
-  storageReport: StorageReport | null;
-  storageLoading: boolean;
-  storageError: AppError | null;
-  /** "Delete all my data" is running. */
-  dataDeleting: boolean;
-}
-
-export interface PrivacyActions {
-  /** Network settings, the ledger's first page and the storage report. */
-  loadPrivacy(): Promise<void>;
-  loadNetwork(): Promise<void>;
-  setOfflineMode(offline: boolean): Promise<ActionResult>;
-  removeNetworkRule(rule: NetworkRule): Promise<ActionResult>;
-  /** Adds a rule; the error is the caller's to show in place (the form's field, a ledger row). */
-  allowHost(rule: NetworkRule): Promise<ActionResult>;
-  /** The "Allow <host> for <feature>" button of a blocked ledger row; its error is shown on the row. */
-  allowFromLedger(eventId: number, rule: NetworkRule): Promise<ActionResult>;
-  loadLedger(): Promise<void>;
-  loadOlderLedger(): Promise<void>;
-  setLedgerAllowedOnly(allowedOnly: boolean): Promise<void>;
-  loadStorage(): Promise<void>;
-  /** Sends the confirmation only when `typed` is it; the Host checks it again. */
-  deleteAllData(typed: string, includeModels: boolean): Promise<Outcome<{ deletedBytes: number; removed: string[] }>>;
-  /** After `privacy.dataDeleted`: every list the renderer had loaded is fetched again. */
-  reloadAfterDataDeleted(): Promise<void>;
-}
 
 export const initialPrivacyData: PrivacyData = {
   privacyNetwork: null,

@@ -23,15 +23,33 @@ import type {
   TaskSummary,
   ToolCall,
   ToolInfo,
+  ApiRequest,
+  ApiResponse,
+  BenchResult,
+  DoctorReport,
+  EgressEvent,
+  EvalGateView,
+  EvalRun,
+  EvalRunSummary,
+  EvalSuiteInfo,
+  McpServerConfig,
+  McpServerView,
+  ModelSettingsView,
+  NetworkRule,
+  NetworkSettingsView,
+  PackSettingsView,
+  Risk,
+  SavedModelSettings,
+  StorageReport,
 } from '../../src-shared/contract/index.js';
 import type { ConnectionState } from '../bridge/hostClient.js';
-import type { DeviceActions, DeviceData } from './deviceSlice.js';
-import type { DoctorActions, DoctorData } from './doctorSlice.js';
-import type { EvalActions, EvalData } from './evalSlice.js';
 import type { HistoryFilterInput } from './historyView.js';
-import type { PackSettingsActions, PackSettingsData } from './packSettingsSlice.js';
-import type { McpActions, McpData } from './mcpSlice.js';
-import type { PrivacyActions, PrivacyData } from './privacySlice.js';
+
+/*
+ * Every slice's state and actions, and the store they compose. This module is a leaf of the store: it imports only
+ * the contract, the bridge's types and helpers that import nothing from the store. The slices import it, never the
+ * reverse: a slice that kept its own types would be imported back from here, a cycle `npm run lint:deps` refuses.
+ */
 
 export type MessageDelta = Omit<HostEventOf<'message.delta'>, 'type'>;
 
@@ -296,6 +314,188 @@ export interface ModelsActions {
   activateModel(modelId: string): Promise<ActionResult>;
   verifyModel(modelId: string): Promise<ActionResult>;
   dismissModelsError(key: string): void;
+}
+
+/** A short notice in the corner: a reminder that fell due, or a notification the browser would not show. */
+export interface Toast {
+  readonly id: string;
+  readonly title: string;
+  readonly body: string;
+}
+
+/** An address the Host asks the page to open; it opens only when the user clicks Open. */
+export interface OpenRequest {
+  readonly id: string;
+  readonly target: string;
+}
+
+export interface DeviceData {
+  toasts: Toast[];
+  openRequest: OpenRequest | null;
+}
+export interface DeviceActions {
+  showToast(title: string, body: string): void;
+  dismissToast(id: string): void;
+  /** Carries out a `device.request` event and answers the Host. */
+  handleDeviceRequest(event: HostEventOf<'device.request'>): Promise<void>;
+  /** The user's click on the open confirmation. */
+  answerOpen(open: boolean): Promise<void>;
+}
+
+export interface PackSettingsData {
+  /** The tool packs' settings as the Host holds them (passwords only as set / not set); null until loaded. */
+  packSettings: PackSettingsView | null;
+  packSettingsBusy: boolean;
+  /** The last failed load or save, in the Host's words. */
+  packSettingsError: AppError | null;
+}
+export interface PackSettingsActions {
+  loadPackSettings(): Promise<void>;
+  /** Sends the whole form; on an error nothing is saved and the view stays as it was. */
+  savePackSettings(patch: ApiRequest<'packs.setSettings'>): Promise<ActionResult>;
+  dismissPackSettingsError(): void;
+}
+
+export interface DoctorData {
+  doctorReport: DoctorReport | null;
+  doctorLoading: boolean;
+  doctorError: AppError | null;
+  /** doctor.bench is running (seconds to a minute). */
+  benchRunning: boolean;
+  benchError: AppError | null;
+  /** The model settings (defaults, saved, overrides, effective); null until loaded. */
+  modelSettings: ModelSettingsView | null;
+  modelSettingsBusy: boolean;
+  modelSettingsError: AppError | null;
+}
+export interface DoctorActions {
+  loadDoctor(): Promise<void>;
+  /** Measures speed on this computer, then reloads the report (which now shows measured figures). */
+  runBench(catalogId?: string): Promise<BenchResult | null>;
+  loadModelSettings(): Promise<void>;
+  /** Replaces the saved settings; `{}` resets to the defaults. A reload of the model runs in the background. */
+  saveModelSettings(settings: SavedModelSettings): Promise<ActionResult>;
+}
+
+export interface McpData {
+  /** The MCP servers; null until loaded. Kept current by `mcp.changed` events. */
+  mcpServers: McpServerView[] | null;
+  mcpError: AppError | null;
+  /** Names of servers with an action in flight (enable, restart, remove). */
+  mcpBusy: string[];
+}
+export interface McpActions {
+  loadMcp(): Promise<void>;
+  addMcpServer(server: McpServerConfig): Promise<ActionResult>;
+  /** Adds every server of an mcp.json text; answers null when all were added. */
+  importMcpJson(text: string): Promise<ActionResult>;
+  removeMcpServer(name: string): Promise<ActionResult>;
+  setMcpEnabled(name: string, enabled: boolean): Promise<ActionResult>;
+  restartMcpServer(name: string): Promise<ActionResult>;
+  reviewMcpTool(server: string, tool: string): Promise<ActionResult>;
+  setMcpRisk(server: string, tool: string, risk: Risk | null): Promise<ActionResult>;
+  setMcpTrustAnnotations(name: string, trust: boolean): Promise<ActionResult>;
+  /**
+   * Browser mode: answers the confirmation of a server's command with the code printed in the terminal, or null to
+   * cancel. The server's own action (enable, restart) answers with the outcome.
+   */
+  answerMcpConfirmation(id: string, code: string | null): Promise<ActionResult>;
+  showMcpError(error: AppError | null): void;
+}
+
+export interface PrivacyData {
+  /** Offline mode and the rules; null until loaded. */
+  privacyNetwork: NetworkSettingsView | null;
+  privacyNetworkBusy: boolean;
+  /** The last failed load or change of the network settings, in the Host's words. */
+  privacyNetworkError: AppError | null;
+  /** The loaded part of the ledger, newest first; kept live by `egress.recorded` events. */
+  ledgerEvents: EgressEvent[];
+  /** How many events match the filter in all; null before the first page. */
+  ledgerTotal: number | null;
+  /** How many of those were allowed. */
+  ledgerAllowedCount: number;
+  ledgerAllowedOnly: boolean;
+  ledgerLoading: boolean;
+  ledgerError: AppError | null;
+  /** A failed "Allow <host>" of a ledger row, shown on that row, by event id. */
+  ledgerAllowErrors: Readonly<Record<number, AppError>>;
+  storageReport: StorageReport | null;
+  storageLoading: boolean;
+  storageError: AppError | null;
+  /** "Delete all my data" is running. */
+  dataDeleting: boolean;
+}
+
+export interface PrivacyActions {
+  /** Network settings, the ledger's first page and the storage report. */
+  loadPrivacy(): Promise<void>;
+  loadNetwork(): Promise<void>;
+  setOfflineMode(offline: boolean): Promise<ActionResult>;
+  removeNetworkRule(rule: NetworkRule): Promise<ActionResult>;
+  /** Adds a rule; the error is the caller's to show in place (the form's field, a ledger row). */
+  allowHost(rule: NetworkRule): Promise<ActionResult>;
+  /** The "Allow <host> for <feature>" button of a blocked ledger row; its error is shown on the row. */
+  allowFromLedger(eventId: number, rule: NetworkRule): Promise<ActionResult>;
+  loadLedger(): Promise<void>;
+  loadOlderLedger(): Promise<void>;
+  setLedgerAllowedOnly(allowedOnly: boolean): Promise<void>;
+  loadStorage(): Promise<void>;
+  /** Sends the confirmation only when `typed` is it; the Host checks it again. */
+  deleteAllData(typed: string, includeModels: boolean): Promise<Outcome<{ deletedBytes: number; removed: string[] }>>;
+  /** After `privacy.dataDeleted`: every list the renderer had loaded is fetched again. */
+  reloadAfterDataDeleted(): Promise<void>;
+}
+
+/** Where a run stands, from its `eval.progress` events. */
+export type EvalProgress = Omit<HostEventOf<'eval.progress'>, 'type'>;
+
+export interface EvalStart {
+  models: string[];
+  suites: string[];
+  limit?: number;
+}
+
+export interface EvalData {
+  /** The suites a run can take; null until loaded. */
+  evalSuites: EvalSuiteInfo[] | null;
+  evalSuitesError: AppError | null;
+  /** Past and current runs, newest first; null until loaded. Kept current by `eval.finished`. */
+  evalRuns: EvalRunSummary[] | null;
+  evalRunsError: AppError | null;
+  /** The run being carried out now (started here, or seen in the list or in a progress event). */
+  evalActiveRunId: string | null;
+  /** The latest `eval.progress` of the active run. */
+  evalProgress: EvalProgress | null;
+  /** eval.start is in flight. */
+  evalStarting: boolean;
+  /** The run whose results are shown. */
+  evalSelectedRunId: string | null;
+  /** Its results, once fetched (they stay shown while a newer fetch is in flight or after it failed). */
+  evalRun: EvalRun | null;
+  evalRunLoading: boolean;
+  evalRunError: AppError | null;
+  evalGates: EvalGateView[] | null;
+  evalGatesError: AppError | null;
+}
+
+export interface EvalActions {
+  /** Suites, runs and gates; the models library and the tools list when not loaded yet. */
+  loadEval(): Promise<void>;
+  loadEvalRuns(): Promise<void>;
+  loadEvalGates(): Promise<void>;
+  /** Starts a run; its progress and end arrive as events. The error is the form's to show. */
+  startEval(request: EvalStart): Promise<ActionResult>;
+  cancelEval(): Promise<ActionResult>;
+  /** Shows a run's results, fetching them. */
+  selectEvalRun(runId: string): Promise<void>;
+  /** Fetches the selected run again (its end was announced). */
+  reloadEvalRun(runId: string): Promise<void>;
+  deleteEvalRun(runId: string): Promise<ActionResult>;
+  exportEvalRun(runId: string, format: 'html' | 'json'): Promise<Outcome<ApiResponse<'eval.export'>>>;
+  /** Sets a tool's gate (a fraction 0..1), or removes it with null. */
+  setEvalGate(tool: string, threshold: number | null): Promise<ActionResult>;
+  recordEvalCase(taskId: string): Promise<Outcome<ApiResponse<'eval.recordCase'>>>;
 }
 
 export interface RootActions {
