@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contextNoteFor } from './chatRunner.js';
-import { OPTIONS, setupRunner } from './chatRunnerFixture.js';
+import { OPTIONS, setupRunner } from '../testing/chatRunnerFixture.js';
 
 describe('ChatRunner and the context', () => {
   it('says on the reply, and keeps, that earlier messages were left out to fit the context', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SELECT_TOP } from './toolSelection.js';
-import { MANY, OPTIONS, setupRunner } from './chatRunnerFixture.js';
+import { MANY, OPTIONS, setupRunner } from '../testing/chatRunnerFixture.js';
 
 describe('ChatRunner offering tools', () => {
   it('offers the relevant few of many tools, in registry order, and records the choice in the audit log', async () => {
@@ -43,16 +43,6 @@ describe('ChatRunner offering tools', () => {
     await first.done;
     await runner.send(first.taskId, 'and send one to Bo as well', OPTIONS).done;
     expect(calls[1]?.tools).toEqual(calls[0]?.tools);
-  });
-
-  it("offers a scripted test task's tools whatever the ranking says, so the script can make its calls", async () => {
-    const prompt = 'send an email to Ana about the trip';
-    const { runner, calls } = setupRunner({}, { [prompt]: [{ name: 'battery_level', params: '{}' }] });
-    await runner.send(null, prompt, OPTIONS).done;
-    const names = calls[0]?.tools?.map((t) => t.name) ?? [];
-    expect(names).toContain('battery_level');
-    expect(names.length).toBeLessThanOrEqual(SELECT_TOP + 1);
-    expect(calls[0]?.scriptedCalls).toEqual([{ name: 'battery_level', params: '{}' }]);
   });
 
   it('offers every tool, and records nothing, when there are 12 or fewer', async () => {

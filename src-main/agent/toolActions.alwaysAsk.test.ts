@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Policy } from '../../src-shared/contract/index.js';
 import { emptyPolicy } from '../permissions/policy.js';
 import { openStore } from '../store/store.js';
-import { testPackConfig } from '../tools/packFixture.js';
+import { testPackConfig } from '../testing/tools/packFixture.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
 import type { ToolDefinition } from '../tools/toolTypes.js';

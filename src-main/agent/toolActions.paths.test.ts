@@ -20,7 +20,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostEvent, Policy } from '../../src-shared/contract/index.js';
 import { emptyPolicy, grantFolder } from '../permissions/policy.js';
 import { openStore, type Store } from '../store/store.js';
-import { testPackConfig } from '../tools/packFixture.js';
+import { testPackConfig } from '../testing/tools/packFixture.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
 import type { JsonValue, ToolDefinition, ToolOutcome } from '../tools/toolTypes.js';

@@ -9,7 +9,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { ToolRunner } from '../tools/sandbox/toolExecutor.js';
 import type { JsonSchema, ToolDefinition, ToolOutcome } from '../tools/toolTypes.js';
 import { ToolActions } from './toolActions.js';
-import { testPackConfig } from '../tools/packFixture.js';
+import { testPackConfig } from '../testing/tools/packFixture.js';
 
 const pathParam: JsonSchema = {
   type: 'object',

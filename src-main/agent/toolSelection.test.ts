@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EngineTool } from '../llm/engineTypes.js';
-import { assertBfclDir, bfclDir } from '../tools/schema/bfclFixtures.js';
+import { assertBfclDir, bfclDir } from '../testing/bfclFixtures.js';
 import { SELECT_TOP, selectTools, stem, terms } from './toolSelection.js';
 
 interface Question {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BfclFunction, loadBfclAnswers, loadBfclFunctions } from '../tools/schema/bfclFixtures.js';
+import { type BfclFunction, loadBfclAnswers, loadBfclFunctions } from '../testing/bfclFixtures.js';
 import { type CheckedCall, type ToolDoc, checkCalls, standardizeString } from './bfclChecker.js';
 import type { ExpectedCall, MatchRule } from './evalCase.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bfclDir } from '../tools/schema/bfclFixtures.js';
+import { bfclDir } from '../testing/bfclFixtures.js';
 import { loadBfclSuite, ruleForCategory, SuiteError } from './bfclSuite.js';
 import { loadSuites } from './suiteLoader.js';
 

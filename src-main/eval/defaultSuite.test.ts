@@ -13,7 +13,7 @@ import { parseCalendarText } from '../tools/builtin/calendar/calendarFiles.js';
 import { parseVcardText } from '../tools/builtin/contacts/vcards.js';
 import { shortId } from '../tools/builtin/mail/localMail.js';
 import { RemindersFileSchema } from '../tools/builtin/reminders/remindersFile.js';
-import { refusingServices } from '../tools/packFixture.js';
+import { refusingServices } from '../testing/tools/packFixture.js';
 import { normalizeParameters, validateArguments } from '../tools/schema/index.js';
 import type { JsonSchema, ToolContext, ToolDefinition } from '../tools/toolTypes.js';
 import { caseToolName, HomebodySuiteSchema, type HomebodyCase } from './evalCase.js';

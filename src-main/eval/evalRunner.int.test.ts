@@ -6,8 +6,10 @@ import type { EvalCaseResult } from '../../src-shared/contract/index.js';
 import { defaultEngineConfig } from '../llm/engineConfig.js';
 import { LlamaEngine } from '../llm/llamaEngine.js';
 import { answerScript } from '../testing/answerScripts.js';
+import type { ScriptedCall } from '../testing/scriptedCall.js';
+import { scriptedEngine } from '../testing/scriptedEngine.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
-import { bfclDir } from '../tools/schema/bfclFixtures.js';
+import { bfclDir } from '../testing/bfclFixtures.js';
 import { loadBfclSuite } from './bfclSuite.js';
 import type { EvalCase } from './evalCase.js';
 import { evaluateModel, type EvalRunnerOptions } from './evalRunner.js';
@@ -35,6 +37,14 @@ function options(overrides: Partial<EvalRunnerOptions> = {}): EvalRunnerOptions 
   };
 }
 
+/** The runner on an engine that plays each case's calls, found by the case's prompt. */
+function scriptedOptions(scripts: ReadonlyArray<readonly [EvalCase, readonly ScriptedCall[] | undefined]>) {
+  const byPrompt = Object.fromEntries(
+    scripts.flatMap(([c, calls]) => (calls ? [[c.prompt.trim(), calls] as const] : [])),
+  );
+  return options({ createEngine: () => scriptedEngine(byPrompt, { gpu: false, contextSize: 4096 }) });
+}
+
 const byId = (cases: readonly EvalCaseResult[]) => new Map(cases.map((c) => [c.id, c]));
 
 describe('evaluation runner on a generated model', { timeout: 300_000 }, () => {
@@ -45,7 +55,7 @@ describe('evaluation runner on a generated model', { timeout: 300_000 }, () => {
       const script = scripted.get(id);
       return script && 'calls' in script ? script.calls : undefined;
     };
-    const result = await evaluateModel(model, sample, options({ scriptFor: (c) => calls(c.id) }));
+    const result = await evaluateModel(model, sample, scriptedOptions(sample.map((c) => [c, calls(c.id)])));
     expect(result.error).toBeUndefined();
     expect(result.cases).toHaveLength(sample.length);
     for (const c of result.cases) {
@@ -107,7 +117,7 @@ describe('evaluation runner on a generated model', { timeout: 300_000 }, () => {
     const result = await evaluateModel(
       model,
       [simple!, multiple!, parallel!],
-      options({ scriptFor: (c) => scripts.get(c.id) }),
+      scriptedOptions([simple!, multiple!, parallel!].map((c) => [c, scripts.get(c.id)])),
     );
     const cases = byId(result.cases);
     expect(cases.get(simple!.id)).toMatchObject({ correct: false, validArgs: true });

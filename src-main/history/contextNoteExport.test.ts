@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../store/store.js';
-import { NOW } from './historyFixture.js';
+import { NOW } from '../testing/historyFixture.js';
 import { HistoryService } from './historyService.js';
 
 const service = (store: ReturnType<typeof openStore>) =>

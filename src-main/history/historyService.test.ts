@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HostEvent } from '../../src-shared/contract/index.js';
 import { openStore, type Store } from '../store/store.js';
-import { DAY, NOW, seedHistory } from './historyFixture.js';
+import { DAY, NOW, seedHistory } from '../testing/historyFixture.js';
 import { HistoryService, PURGE_PENDING_KEY } from './historyService.js';
 
 function service(store: Store, now = NOW) {

@@ -1,7 +1,7 @@
 import { getLlama, type Llama, LlamaLogLevel } from 'node-llama-cpp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonSchema } from '../tools/toolTypes.js';
-import { loadBfclFunctions } from '../tools/schema/bfclFixtures.js';
+import { loadBfclFunctions } from '../testing/bfclFixtures.js';
 import { anyValueSchema, normalizeParameters } from '../tools/schema/index.js';
 
 // Every distinct converted BFCL parameter schema must compile to a real llama.cpp grammar

@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Host } from '../host/hostTypes.js';
+import type { HostTransport } from '../host/hostTypes.js';
 import { startBrowserServer, TOKEN_META_PLACEHOLDER, type BrowserServer } from './browserServer.js';
 
 /** The server's headers are what is under test; the Host behind it answers nothing. */
-const host: Host = {
+const host: HostTransport = {
   call: async () => ({ ok: true, value: null }),
   subscribe: () => () => {},
   dispose: async () => {},

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ApiResult } from '../../src-shared/contract/index.js';
-import type { Host } from '../host/hostTypes.js';
+import type { HostTransport } from '../host/hostTypes.js';
 import { startBrowserServer, TOKEN_META_PLACEHOLDER, type BrowserServer } from './browserServer.js';
-import { requestServer, type Reply, type RequestInit } from './serverTestRequest.js';
+import { requestServer, type Reply, type RequestInit } from '../testing/serverTestRequest.js';
 
 /**
  * Browser mode under attack: every request here comes from something that is not Homebody's own page (another
@@ -17,7 +17,7 @@ import { requestServer, type Reply, type RequestInit } from './serverTestRequest
  */
 
 const calls: string[] = [];
-const host: Host = {
+const host: HostTransport = {
   async call(method): Promise<ApiResult<unknown>> {
     calls.push(method);
     return { ok: true, value: { answered: method } };

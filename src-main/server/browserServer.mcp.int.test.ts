@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { HostEvent, McpServerView } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from '../host/createHost.js';
-import { PageCommandConfirmer } from '../host/pageCommandConfirmer.js';
-import { stdioConfig, writeMarkingServer } from '../tools/mcp/mcpTestServers.js';
+import { PageCommandConfirmer } from '../services/mcp/pageCommandConfirmer.js';
+import { stdioConfig, writeMarkingServer } from '../testing/tools/mcpTestServers.js';
 import { startBrowserServer, TOKEN_META_PLACEHOLDER, type BrowserServer } from './browserServer.js';
-import { requestServer } from './serverTestRequest.js';
+import { requestServer } from '../testing/serverTestRequest.js';
 
 /**
  * Browser mode in front of a real Host, attacked where issue 15 found it open: with the token (which once leaked

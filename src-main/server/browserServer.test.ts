@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ApiResult, HostEvent } from '../../src-shared/contract/index.js';
-import type { Host } from '../host/hostTypes.js';
+import type { HostTransport } from '../host/hostTypes.js';
 import { startBrowserServer, TOKEN_META_PLACEHOLDER, type BrowserServer } from './browserServer.js';
-import { requestServer } from './serverTestRequest.js';
+import { requestServer } from '../testing/serverTestRequest.js';
 
 /** A stand-in Host: these tests are about the transport's guards, not the services behind it. */
 function fakeHost() {
   const listeners = new Set<(e: HostEvent) => void>();
   const calls: Array<[string, unknown]> = [];
-  const host: Host = {
+  const host: HostTransport = {
     async call(method, request): Promise<ApiResult<unknown>> {
       calls.push([method, request]);
       return { ok: true, value: { echoed: method } };

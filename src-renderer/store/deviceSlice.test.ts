@@ -4,7 +4,7 @@ import type { HostClient, HostListeners } from '../bridge/hostClient.js';
 import { connectHost } from './connectHost.js';
 import { createAppStore } from './createAppStore.js';
 import type { PageDevice } from './deviceSlice.js';
-import { fakeApi, memoryStorage } from './testFixtures.js';
+import { fakeApi, memoryStorage } from '../testing/testFixtures.js';
 
 function setup(page: Partial<PageDevice> = {}) {
   const answers: DeviceAnswer[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiRequest, EvalGateView, EvalRun, EvalRunSummary } from '../../src-shared/contract/index.js';
 import { ApiCallError } from '../bridge/apiError.js';
 import { createAppStore } from './createAppStore.js';
-import { deferred, fakeApi, memoryStorage } from './testFixtures.js';
+import { deferred, fakeApi, memoryStorage } from '../testing/testFixtures.js';
 
 function summary(id: string, startedAt: number, status: EvalRunSummary['status'] = 'done'): EvalRunSummary {
   return {

@@ -5,7 +5,7 @@ import { connectHost } from './connectHost.js';
 import { createAppStore } from './createAppStore.js';
 import type { FrameScheduler } from './deltaBuffer.js';
 import { mergeMessages, reduceEvent } from './eventReducer.js';
-import { makeMessage, makeTask } from './testFixtures.js';
+import { makeMessage, makeTask } from '../testing/testFixtures.js';
 import { OPEN_TASK_KEY, type AppData, type KeyValueStore } from './types.js';
 
 function memoryStorage(): KeyValueStore & { data: Map<string, string> } {

@@ -3,7 +3,7 @@ import type { ApiRequest, ApiResponse, HistoryEntry, SearchHit } from '../../src
 import { createAppStore } from './createAppStore.js';
 import { reduceEvent } from './eventReducer.js';
 import { EMPTY_FILTER } from './historyView.js';
-import { deferred, fakeApi, makeMessage, makeTask, makeToolCall, memoryStorage } from './testFixtures.js';
+import { deferred, fakeApi, makeMessage, makeTask, makeToolCall, memoryStorage } from '../testing/testFixtures.js';
 
 type ListRequest = ApiRequest<'history.list'>;
 type ListResponse = ApiResponse<'history.list'>;

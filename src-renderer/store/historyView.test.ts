@@ -18,7 +18,7 @@ import {
   toggleSelection,
   visibleRange,
 } from './historyView.js';
-import { makeMessage, makeTask, makeToolCall } from './testFixtures.js';
+import { makeMessage, makeTask, makeToolCall } from '../testing/testFixtures.js';
 
 function entry(id: string, overrides: Partial<HistoryEntry> = {}): HistoryEntry {
   return { ...makeTask({ id }), tools: [], waitingCalls: 0, ...overrides };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { McpServerView } from '../../src-shared/contract/index.js';
 import { ApiCallError } from '../bridge/apiError.js';
 import { createAppStore } from './createAppStore.js';
-import { deferred, fakeApi, memoryStorage } from './testFixtures.js';
+import { deferred, fakeApi, memoryStorage } from '../testing/testFixtures.js';
 
 const server = (overrides: Partial<McpServerView> = {}): McpServerView => ({
   name: 'files',

@@ -12,7 +12,7 @@ import {
   formatTimeLeft,
   type DownloadProgressEvent,
 } from './modelsView.js';
-import { deferred, fakeApi, memoryStorage } from './testFixtures.js';
+import { deferred, fakeApi, memoryStorage } from '../testing/testFixtures.js';
 
 function makeDownload(overrides: Partial<Download> = {}): Download {
   return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiRequest, EgressEvent, LedgerPage, NetworkSettingsView } from '../../src-shared/contract/index.js';
 import { ApiCallError } from '../bridge/apiError.js';
 import { createAppStore } from './createAppStore.js';
-import { deferred, fakeApi, memoryStorage } from './testFixtures.js';
+import { deferred, fakeApi, memoryStorage } from '../testing/testFixtures.js';
 
 const view = (rules: NetworkSettingsView['rules'] = []): NetworkSettingsView => ({
   offline: true,

@@ -5,7 +5,7 @@ import { connectHost } from './connectHost.js';
 import { createAppStore } from './createAppStore.js';
 import { reduceEvent } from './eventReducer.js';
 import { ledgerCountLine } from './privacyView.js';
-import { fakeApi, makeMessage, makeTask, makeToolCall, memoryStorage } from './testFixtures.js';
+import { fakeApi, makeMessage, makeTask, makeToolCall, memoryStorage } from '../testing/testFixtures.js';
 import { OPEN_TASK_KEY, type AppData } from './types.js';
 
 function egress(id: number, overrides: Partial<EgressEvent> = {}): EgressEvent {

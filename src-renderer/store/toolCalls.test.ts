@@ -3,7 +3,7 @@ import type { HomebodyApi } from '../../src-shared/contract/index.js';
 import { createAppStore } from './createAppStore.js';
 import { isQueued, reduceEvent, updateQueue } from './eventReducer.js';
 import { selectApprovalCount } from './selectors.js';
-import { makeMessage, makeToolCall } from './testFixtures.js';
+import { makeMessage, makeToolCall } from '../testing/testFixtures.js';
 import { buildTimeline, timelineKey } from './timeline.js';
 import type { AppData, AppState, KeyValueStore } from './types.js';
 
@@ -109,11 +109,11 @@ describe('approvals and tool-call actions', () => {
         'approvals.list': async () => ({ calls: [q2, q1] }),
         'approvals.approve': async (req) => {
           expect(req).toEqual({ ids: ['q1'], args: { path: '/x' } });
-          return { calls: [{ ...q1, state: 'done' }] };
+          return { calls: [{ ...q1, state: 'done' }], outcomes: [{ status: 'done', result: null }] };
         },
         'approvals.deny': async (req) => {
           expect(req).toEqual({ ids: ['q2'], reason: 'no' });
-          return { calls: [{ ...q2, state: 'denied' }] };
+          return { calls: [{ ...q2, state: 'denied' }], outcomes: [{ status: 'denied', error: 'no' }] };
         },
       }),
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeToolCall } from '../store/testFixtures.js';
+import { makeToolCall } from '../testing/testFixtures.js';
 import {
   decidedByLabel,
   isPrompt,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testPackConfig } from '../packFixture.js';
+import { testPackConfig } from '../../testing/tools/packFixture.js';
 import { ToolExecutor } from '../sandbox/toolExecutor.js';
 import type { DeviceRequest, JsonValue, PackConfig } from '../toolTypes.js';
 import { bundleToolWorker } from '../../testing/bundleToolWorker.js';

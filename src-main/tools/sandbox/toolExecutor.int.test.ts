@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testPackConfig } from '../packFixture.js';
+import { testPackConfig } from '../../testing/tools/packFixture.js';
 import { ToolExecutor } from './toolExecutor.js';
 import { bundleToolWorker } from '../../testing/bundleToolWorker.js';
 

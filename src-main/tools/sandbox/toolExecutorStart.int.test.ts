@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testPackConfig } from '../packFixture.js';
+import { testPackConfig } from '../../testing/tools/packFixture.js';
 import { ToolExecutor } from './toolExecutor.js';
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-exec-start-')));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema, JsonValue } from '../toolTypes.js';
-import { type BfclFunction, loadBfclAnswers, loadBfclFunctions } from './bfclFixtures.js';
+import { type BfclFunction, loadBfclAnswers, loadBfclFunctions } from '../../testing/bfclFixtures.js';
 import {
   compileValidator,
   createToolNameMap,

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../registry.js';
 import { ToolError } from '../../toolTypes.js';
-import type { CalendarFixture } from './calendarTestFixture.js';
-import { eventsOf, makeCalendarFixture } from './calendarTestFixture.js';
+import type { CalendarFixture } from '../../../testing/tools/calendarTestFixture.js';
+import { eventsOf, makeCalendarFixture } from '../../../testing/tools/calendarTestFixture.js';
 import { findFree } from './findFree.js';
 import { CALENDAR_TOOLS } from './index.js';
 import { listEvents } from './listEvents.js';

@@ -2,10 +2,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpa
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testPackConfig } from '../../packFixture.js';
+import { testPackConfig } from '../../../testing/tools/packFixture.js';
 import { ToolExecutor } from '../../sandbox/toolExecutor.js';
 import type { UndoRecord } from '../../toolTypes.js';
-import { FIXTURES } from './calendarTestFixture.js';
+import { FIXTURES } from '../../../testing/tools/calendarTestFixture.js';
 import { bundleToolWorker } from '../../../testing/bundleToolWorker.js';
 
 /**

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ICAL from 'ical.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { refusingServices, testPackConfig } from '../../packFixture.js';
+import { refusingServices, testPackConfig } from '../../../testing/tools/packFixture.js';
 import { ToolRegistry } from '../../registry.js';
 import type { ToolContext, UndoRecord } from '../../toolTypes.js';
 import { CALENDAR_TOOLS } from '../calendar/index.js';

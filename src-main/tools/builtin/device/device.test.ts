@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makePackContext, type PackTestContext } from '../packTestContext.js';
+import { makePackContext, type PackTestContext } from '../../../testing/tools/packTestContext.js';
 import type { DeviceRequest, JsonValue, ToolServices } from '../../toolTypes.js';
 import { clipboardRead, clipboardWrite } from './clipboard.js';
 import { deviceNotify } from './deviceNotify.js';

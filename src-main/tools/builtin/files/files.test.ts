@@ -23,8 +23,8 @@ import { move } from './move.js';
 import { moveToTrash } from './moveToTrash.js';
 import { READ_MAX_BYTES, readText } from './readText.js';
 import { nameMatcher, searchFiles } from './searchFiles.js';
-import type { Fixture } from './testFixture.js';
-import { makeFixture } from './testFixture.js';
+import type { Fixture } from '../../../testing/tools/filesFixture.js';
+import { makeFixture } from '../../../testing/tools/filesFixture.js';
 import { applyUndo } from './undo.js';
 import { writeText } from './writeText.js';
 

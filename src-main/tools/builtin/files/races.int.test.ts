@@ -16,8 +16,8 @@ import { move } from './move.js';
 import { moveToTrash } from './moveToTrash.js';
 import { readText } from './readText.js';
 import { searchFiles } from './searchFiles.js';
-import type { Fixture } from './testFixture.js';
-import { makeFixture } from './testFixture.js';
+import type { Fixture } from '../../../testing/tools/filesFixture.js';
+import { makeFixture } from '../../../testing/tools/filesFixture.js';
 import { applyUndo } from './undo.js';
 import { writeText } from './writeText.js';
 

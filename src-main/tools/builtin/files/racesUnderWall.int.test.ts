@@ -10,8 +10,8 @@ import { bundleToolWorker } from '../../../testing/bundleToolWorker.js';
 import { startSymlinkFlipper, stopAllFlippers } from '../../../testing/symlinkFlipper.js';
 import { ToolExecutor } from '../../sandbox/toolExecutor.js';
 import type { JsonValue, ToolOutcome } from '../../toolTypes.js';
-import type { Fixture } from './testFixture.js';
-import { makeFixture } from './testFixture.js';
+import type { Fixture } from '../../../testing/tools/filesFixture.js';
+import { makeFixture } from '../../../testing/tools/filesFixture.js';
 
 const CALLS = 20;
 const SECRET = 'OUTSIDE SECRET';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { refusingServices, testPackConfig } from '../../packFixture.js';
+import { refusingServices, testPackConfig } from '../../../testing/tools/packFixture.js';
 import type { EgressFeature } from '../../../../src-shared/contract/index.js';
 import type { PackConfig, ToolContext } from '../../toolTypes.js';
 import { applyUndo } from '../files/undo.js';

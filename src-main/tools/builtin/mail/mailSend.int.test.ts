@@ -10,7 +10,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProposalResult } from '../../../agent/toolActions.js';
 import { createHost, type HostInternals } from '../../../host/createHost.js';
-import { startSmtpTestServer, type SmtpTestServer } from './smtpTestServer.js';
+import { startSmtpTestServer, type SmtpTestServer } from '../../../testing/tools/smtpTestServer.js';
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-mail-host-')));
 let host: HostInternals;

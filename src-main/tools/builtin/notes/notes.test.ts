@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyUndo } from '../files/undo.js';
-import { makePackContext, type PackTestContext } from '../packTestContext.js';
+import { makePackContext, type PackTestContext } from '../../../testing/tools/packTestContext.js';
 import type { UndoRecord } from '../../toolTypes.js';
 import { NOTE_TOOLS } from './index.js';
 import { noteRead } from './noteRead.js';

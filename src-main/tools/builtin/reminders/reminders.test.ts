@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyUndo } from '../files/undo.js';
-import { makePackContext, type PackTestContext } from '../packTestContext.js';
+import { makePackContext, type PackTestContext } from '../../../testing/tools/packTestContext.js';
 import type { UndoRecord } from '../../toolTypes.js';
 import { REMINDER_TOOLS } from './index.js';
 import { parseDue } from './parseDue.js';

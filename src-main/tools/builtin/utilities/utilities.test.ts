@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { makePackContext } from '../packTestContext.js';
+import { makePackContext } from '../../../testing/tools/packTestContext.js';
 import { calculate } from './calculate.js';
 import { convertUnits } from './convertUnits.js';
 import { dateCalc } from './dateCalc.js';

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type HostInternals } from '../../../host/createHost.js';
 import { EgressGuard } from '../../../privacy/egressGuard.js';
 import { MemoryEgressLedger } from '../../../privacy/egressLedger.js';
-import { testPackConfig } from '../../packFixture.js';
+import { testPackConfig } from '../../../testing/tools/packFixture.js';
 import { ToolExecutor } from '../../sandbox/toolExecutor.js';
-import { startWebTestServer, type WebTestServer } from './webTestServer.js';
+import { startWebTestServer, type WebTestServer } from '../../../testing/tools/webTestServer.js';
 import { bundleToolWorker } from '../../../testing/bundleToolWorker.js';
 
 // The web tools on the app's own path: the Host's broker and policy, the sandboxed worker, and the Host's answer to

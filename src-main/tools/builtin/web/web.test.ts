@@ -2,14 +2,14 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testPackConfig } from '../../packFixture.js';
+import { testPackConfig } from '../../../testing/tools/packFixture.js';
 import type { PackConfig, ToolContext, ToolServices } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { guardedGet, MAX_REDIRECTS } from './guardedGet.js';
 import { WEB_TOOLS } from './index.js';
 import { webFetch } from './webFetch.js';
 import { webSearch } from './webSearch.js';
-import { startWebTestServer, type WebTestServer } from './webTestServer.js';
+import { startWebTestServer, type WebTestServer } from '../../../testing/tools/webTestServer.js';
 
 let server: WebTestServer;
 beforeAll(async () => {

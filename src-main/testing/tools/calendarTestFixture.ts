@@ -1,15 +1,16 @@
 /**
- * A calendar folder for the calendar tests: real-world exports copied from fixtures/, a trash, and a tool
- * context whose granted roots are empty, so undo must reach the calendar folder as a pack folder.
+ * A calendar folder for the calendar tests: real-world exports copied from tools/builtin/calendar/fixtures/, a trash,
+ * and a tool context whose granted roots are empty, so undo must reach the calendar folder as a pack folder.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ical from 'node-ical';
-import { refusingServices, testPackConfig } from '../../packFixture.js';
-import type { JsonValue, ToolContext, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import { refusingServices, testPackConfig } from './packFixture.js';
+import type { JsonValue, ToolContext, ToolDefinition, ToolOutcome } from '../../tools/toolTypes.js';
 
-export const FIXTURES = path.join(import.meta.dirname, 'fixtures');
+/** Real-world exports, kept beside the calendar tests that read them. */
+export const FIXTURES = path.join(import.meta.dirname, '..', '..', 'tools', 'builtin', 'calendar', 'fixtures');
 
 export interface CalendarFixture {
   readonly dir: string;

@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** The repository root: this file is at src-main/tools/schema/. */
-export const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
+/** The repository root: this file is at src-main/testing/. */
+export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const bfclDir = resolve(repoRoot, '..', 'shared', 'bfcl');
 
 export interface BfclFunction {

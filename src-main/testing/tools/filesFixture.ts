@@ -17,8 +17,8 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FolderIdentity, GrantedRoot, ToolContext } from '../../toolTypes.js';
-import { refusingServices, testPackConfig } from '../../packFixture.js';
+import type { FolderIdentity, GrantedRoot, ToolContext } from '../../tools/toolTypes.js';
+import { refusingServices, testPackConfig } from './packFixture.js';
 
 export interface Fixture {
   readonly base: string;

@@ -1,8 +1,8 @@
 import type { HostEvent, ModelState } from '../../src-shared/contract/index.js';
-import type { ChatEngine, EngineTool, GenerateOptions, GenerateResult, ScriptedCall } from '../llm/engineTypes.js';
+import type { ChatEngine, EngineTool, GenerateOptions, GenerateResult } from '../llm/engineTypes.js';
 import { openStore } from '../store/store.js';
-import type { AgentTools } from './agentTools.js';
-import { ChatRunner } from './chatRunner.js';
+import type { AgentTools } from '../agent/agentTools.js';
+import { ChatRunner } from '../agent/chatRunner.js';
 
 /** A ChatRunner over a scripted engine that answers "ok", offered many tools; for the runner's unit tests. */
 export const READY: ModelState = {
@@ -44,10 +44,7 @@ export const MANY: EngineTool[] = [
   tool('fetch_page', 'Read a web page.'),
 ];
 
-export function setupRunner(
-  result: Partial<GenerateResult> = {},
-  scripts: Readonly<Record<string, readonly ScriptedCall[]>> = {},
-) {
+export function setupRunner(result: Partial<GenerateResult> = {}) {
   const store = openStore(':memory:');
   const events: HostEvent[] = [];
   const calls: GenerateOptions[] = [];
@@ -79,7 +76,6 @@ export function setupRunner(
     emit: (e) => events.push(e),
     newId: () => `id${++ids}`,
     persistEveryMs: 0,
-    scriptFor: (prompt) => scripts[prompt],
   });
   return { store, events, runner, calls, offer: (list: EngineTool[]) => (offered = list) };
 }

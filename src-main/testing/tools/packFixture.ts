@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PackConfig, ToolServices } from './toolTypes.js';
-import { ToolError } from './toolTypes.js';
+import type { PackConfig, ToolServices } from '../../tools/toolTypes.js';
+import { ToolError } from '../../tools/toolTypes.js';
 
 /** Pack folders under `base` (created), for tests and benchmarks: no mail source, no servers, offline off. */
 export function testPackConfig(base: string, overrides: Partial<PackConfig> = {}): PackConfig {

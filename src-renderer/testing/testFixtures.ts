@@ -1,5 +1,5 @@
 import type { HomebodyApi, Message, TaskSummary, ToolCall } from '../../src-shared/contract/index.js';
-import type { KeyValueStore } from './types.js';
+import type { KeyValueStore } from '../store/types.js';
 
 /** Builders for unit tests: valid contract objects with only the interesting fields given. */
 export function makeMessage(overrides: Partial<Message> = {}): Message {

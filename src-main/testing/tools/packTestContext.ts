@@ -2,9 +2,9 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { testPackConfig } from '../packFixture.js';
-import type { PackConfig, ToolContext, ToolServices } from '../toolTypes.js';
-import { refusingServices } from '../packFixture.js';
+import { testPackConfig } from './packFixture.js';
+import type { PackConfig, ToolContext, ToolServices } from '../../tools/toolTypes.js';
+import { refusingServices } from './packFixture.js';
 
 export interface PackTestContext {
   readonly base: string;
