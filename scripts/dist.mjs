@@ -2,6 +2,7 @@
 // electron-builder.yml; extra arguments go to electron-builder
 // (e.g. `npm run dist -- --linux AppImage`).
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { electronAvailability, electronVersion } from './electron.mjs';
@@ -24,6 +25,9 @@ if (!availability.available) {
   process.exit(1);
 }
 
+// tsc -b never removes the output of a source that was moved or deleted, and electron-builder packages what is in
+// build/tsc: start from an empty folder so that only today's sources ship (Vite empties build/renderer itself).
+rmSync(path.join(root, 'build', 'tsc'), { recursive: true, force: true });
 let status = run('npm', ['run', 'build']);
 if (status === 0) {
   status = run('npx', ['electron-builder', '--config', 'electron-builder.yml', ...process.argv.slice(2)]);
