@@ -8,7 +8,7 @@ import {
   type TaskStatus,
   type ToolCall,
 } from '../../src-shared/contract/index.js';
-import type { ChatEngine, ChatTurn, GenerateResult, ScriptedCall } from '../llm/engineTypes.js';
+import type { ChatEngine, ChatTurn, GenerateResult } from '../llm/engineTypes.js';
 import type { AgentTools } from './agentTools.js';
 import { selectTools, type SelectionRequest } from './toolSelection.js';
 import { storageFailure } from '../store/db.js';
@@ -24,11 +24,6 @@ export interface ChatRunnerDeps {
   readonly persistEveryMs?: number;
   /** Tools the model may call; without them the model only chats. */
   readonly tools?: AgentTools;
-  /**
-   * Tests only: calls a generated (random-weight) model is pushed to make for a given prompt. Never applied to
-   * a real model: the engine's state must say the model is synthetic.
-   */
-  readonly scriptFor?: (prompt: string) => readonly ScriptedCall[] | undefined;
 }
 
 /** Most tool calls in one reply; past it the model is told to answer, and then the reply is stopped. */
@@ -299,18 +294,10 @@ export class ChatRunner {
       }
     };
 
-    const model = engine.state.status === 'ready' ? engine.state.info : undefined;
-    const script = model?.synthetic ? this.deps.scriptFor?.(prompt) : undefined;
-
     let outcome: { message: MessageState; task: TaskStatus; stats: ChatStats | null; error: string | null };
     let contextNote: string | null = null;
     try {
-      // A scripted test task's tools are always offered, as a tool the task used would be: the script stands in for a
-      // model that chose them, and a call to a tool left out of the choice could not be written at all.
-      const selection = script
-        ? { ...request, usedTools: [...(request.usedTools ?? []), ...script.map((call) => call.name)] }
-        : request;
-      const offered = tools ? this.offeredTools(taskId, tools, selection) : undefined;
+      const offered = tools ? this.offeredTools(taskId, tools, request) : undefined;
       const result = await engine.generate({
         history,
         prompt,
@@ -330,7 +317,6 @@ export class ChatRunner {
               },
             }
           : {}),
-        ...(script ? { scriptedCalls: script } : {}),
       });
       if (result.droppedTurns) contextNote = contextNoteFor(result.droppedTurns);
       outcome = writeFailure

@@ -11,7 +11,7 @@ import type {
   EvalModelResult,
   PolicyMode,
 } from '../../src-shared/contract/index.js';
-import type { ChatEngine, EngineTool, ScriptedCall } from '../llm/engineTypes.js';
+import type { ChatEngine, EngineTool } from '../llm/engineTypes.js';
 import { decide as brokerDecide } from '../permissions/broker.js';
 import { DEFAULT_MODE } from '../permissions/policy.js';
 import { sourcesInResult } from '../permissions/taint.js';
@@ -29,7 +29,7 @@ export const MAX_CASE_CALLS = 8;
 export const DEFAULT_EVAL_MAX_TOKENS = 384;
 /**
  * A generated (random-weight) model's reply is noise that runs to the cap: a short cap keeps a run on one quick
- * (minutes, not an hour for the default suite), with room left for a test script's call.
+ * (minutes, not an hour for the default suite), with room left for a call.
  */
 export const SYNTHETIC_EVAL_MAX_TOKENS = 48;
 const CLIP = 2000;
@@ -54,8 +54,6 @@ export interface EvalRunnerOptions {
   readonly modeFor?: (tool: string, risk: Risk) => PolicyMode;
   /** The reply cap; by default DEFAULT_EVAL_MAX_TOKENS, or SYNTHETIC_EVAL_MAX_TOKENS for a generated model. */
   readonly maxTokens?: number;
-  /** Tests only: calls a generated (random-weight) model is pushed to make; ignored for a real model. */
-  readonly scriptFor?: (c: EvalCase) => readonly ScriptedCall[] | undefined;
   readonly signal: AbortSignal;
   readonly onPhase?: (model: EvalModel, phase: EvalPhase) => void;
   readonly onCase?: (model: EvalModel, result: EvalCaseResult) => void;
@@ -309,8 +307,6 @@ async function runCase(
   };
 
   const synthetic = engine.state.status === 'ready' && engine.state.info.synthetic;
-  const script = synthetic ? options.scriptFor?.(c) : undefined;
-  const scripted = script?.map((call) => ({ ...call, name: prepared.names.toSafe(call.name) ?? call.name }));
   let reply = '';
   const started = performance.now();
   try {
@@ -327,7 +323,6 @@ async function runCase(
       },
       onReasoning: () => {},
       ...(prepared.engineTools.length > 0 ? { tools: prepared.engineTools, onToolCall } : {}),
-      ...(scripted?.length ? { scriptedCalls: scripted } : {}),
     });
     const latencyMs = Math.round(performance.now() - started);
     const score = scoreCase(c, prepared.docs, calls, failedAt);

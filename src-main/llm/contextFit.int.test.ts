@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { defaultEngineConfig } from './engineConfig.js';
 import type { ChatTurn, GenerateOptions } from './engineTypes.js';
 import { omissionNote } from './fitHistory.js';
-import { LlamaEngine } from './llamaEngine.js';
+import { scriptedEngine } from '../testing/scriptedEngine.js';
 
 // Real inference on the generated tiny model with a small context: a long task must keep working past it.
 const CONTEXT = 512;
-const engine = new LlamaEngine({ ...defaultEngineConfig(), gpu: false, contextSize: CONTEXT });
+const PLAN_PROMPT = 'Read my plan';
+const GARDEN_PROMPT = 'Read all my garden files';
+const engine = scriptedEngine(
+  {
+    [PLAN_PROMPT]: [{ name: 'read_text', params: '{"path": "plan.txt"}' }],
+    [GARDEN_PROMPT]: [1, 2, 3, 4, 5, 6].map((i) => ({ name: 'read_text', params: `{"path": "f${i}.txt"}` })),
+  },
+  { gpu: false, contextSize: CONTEXT },
+  { unscriptedTokens: Infinity },
+);
 beforeAll(async () => {
   expect((await engine.load(inject('tinyModelPath'))).status).toBe('ready');
 });
@@ -65,10 +73,10 @@ describe('LlamaEngine with a 512-token context', () => {
   it('cuts a tool result too long for the context before the model reads it, and finishes the reply', async () => {
     const result = await engine.generate(
       request({
+        prompt: PLAN_PROMPT,
         maxTokens: 40,
         tools: [READ_TEXT],
         onToolCall: async () => SENTENCE.repeat(60),
-        scriptedCalls: [{ name: 'read_text', params: '{"path": "plan.txt"}' }],
       }),
     );
     expect(result.stopReason).toBe('complete');
@@ -76,18 +84,16 @@ describe('LlamaEngine with a 512-token context', () => {
   });
 
   it('stops a reply whose tool results fill the context with CONTEXT_OVERFLOW saying so', async () => {
-    const calls = [1, 2, 3, 4, 5, 6].map((i) => ({ name: 'read_text', params: `{"path": "f${i}.txt"}` }));
     const reply = engine.generate(
       request({
         maxTokens: 40,
-        prompt: 'Read all my garden files',
+        prompt: GARDEN_PROMPT,
         history: [
           { role: 'user', text: `Plan the garden. ${SENTENCE}` },
           { role: 'assistant', text: SENTENCE.repeat(3) },
         ],
         tools: [READ_TEXT],
         onToolCall: async () => SENTENCE.repeat(30),
-        scriptedCalls: calls,
       }),
     );
     await expect(reply).rejects.toMatchObject({

@@ -12,12 +12,6 @@ export interface EngineTool {
   readonly parameters: Readonly<Record<string, unknown>>;
 }
 
-export interface ScriptedCall {
-  readonly name: string;
-  /** The arguments as JSON text, written as the grammar writes JSON (`{"key": value}`). */
-  readonly params: string;
-}
-
 export interface GenerateOptions {
   /** Earlier turns of the task, oldest first, without the new prompt. */
   readonly history: readonly ChatTurn[];
@@ -33,11 +27,6 @@ export interface GenerateOptions {
   readonly tools?: readonly EngineTool[];
   /** Runs a call the model made and returns what the model is told. Required when `tools` is given. */
   readonly onToolCall?: (name: string, args: unknown) => Promise<string>;
-  /**
-   * Tests only: calls the model is pushed to make, in order, before it ends its turn, through a per-token bias;
-   * the grammar and the parser still do their real work. A random-weight model never calls a function by itself.
-   */
-  readonly scriptedCalls?: readonly ScriptedCall[];
 }
 
 /** complete: the model ended its turn; maxTokens: the length cap ended it; aborted: the user stopped it. */
@@ -56,7 +45,8 @@ export interface GenerateResult {
 
 /**
  * What the agent needs of a model runtime. The real one wraps node-llama-cpp;
- * unit tests hand the agent a scripted one.
+ * unit tests hand the agent a fake one, integration tests a LlamaEngine steered by a script
+ * (src-main/testing/scriptedEngine.ts).
  */
 export interface ChatEngine {
   readonly state: ModelState;

@@ -3,14 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { ModelState } from '../../src-shared/contract/index.js';
-import { defaultEngineConfig } from './engineConfig.js';
 import type { GenerateOptions } from './engineTypes.js';
-import { LlamaEngine } from './llamaEngine.js';
+import { scriptedEngine } from '../testing/scriptedEngine.js';
 
 // Real inference on the generated tiny model: no mock of node-llama-cpp.
 const model = inject('tinyModelPath');
 const dir = mkdtempSync(join(tmpdir(), 'hb-engine-'));
-const engine = new LlamaEngine({ ...defaultEngineConfig(), gpu: false, contextSize: 2048 });
+const FOLDERS_PROMPT = 'What is in Reports and Archive?';
+// The real engine, steered only for the function-call case's prompt; every other reply runs to its own cap.
+const engine = scriptedEngine(
+  {
+    [FOLDERS_PROMPT]: [
+      { name: 'list_folder', params: '{"path": "Reports"}' },
+      { name: 'list_folder', params: '{"path": "Archive"}' },
+    ],
+  },
+  { gpu: false, contextSize: 2048 },
+  { unscriptedTokens: Infinity },
+);
 afterAll(() => engine.dispose());
 
 function request(overrides: Partial<GenerateOptions> = {}): GenerateOptions & { chunks: string[] } {
@@ -110,6 +120,7 @@ describe('LlamaEngine on a generated model', () => {
     const calls: Array<[string, unknown]> = [];
     const result = await engine.generate(
       request({
+        prompt: FOLDERS_PROMPT,
         maxTokens: 60,
         tools: [
           {
@@ -127,10 +138,6 @@ describe('LlamaEngine on a generated model', () => {
           calls.push([name, args]);
           return 'draft.txt, budget.xlsx';
         },
-        scriptedCalls: [
-          { name: 'list_folder', params: '{"path": "Reports"}' },
-          { name: 'list_folder', params: '{"path": "Archive"}' },
-        ],
       }),
     );
     expect(calls).toEqual([

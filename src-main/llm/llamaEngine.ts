@@ -14,7 +14,7 @@ import {
 } from 'node-llama-cpp';
 import { HomebodyError, type AppError, type ModelInfo, type ModelState } from '../../src-shared/contract/index.js';
 import type { EngineConfig } from './engineConfig.js';
-import type { ChatEngine, GenerateOptions, GenerateResult, GenerateStopReason, ScriptedCall } from './engineTypes.js';
+import type { ChatEngine, GenerateOptions, GenerateResult, GenerateStopReason } from './engineTypes.js';
 import { clipToolResult, contextOverflowDuringReply, planContext, toolResultLimit } from './contextFit.js';
 import { inspectGguf } from './gguf/ggufInspect.js';
 import { ensurePrefix, modelFileIdentity, PrefixStateCache, sharedPrefixTokens } from './prefixCache.js';
@@ -49,86 +49,46 @@ function toAppError(error: unknown, fallback: AppError['code'], path: string): A
   return { code: fallback, message: `Loading ${path} failed: ${message}` };
 }
 
-/**
- * A per-token bias that makes the model make `calls`, one after the other,
- * then end its turn. Each call's opening (`<tool_call>` and the name) is
- * pushed token by token; its parameters are aligned by text with what
- * node-llama-cpp reports of them, since its grammar writes parts of the call
- * itself; then the call is closed. A bias the grammar does not allow at that
- * point is ignored, so the grammar and the parser still do their real work.
- */
-function scriptedCallsBias(
-  loaded: Loaded,
-  calls: readonly ScriptedCall[],
-  state: ScriptState,
-  onFinished: () => void,
-): () => TokenBias {
-  const tokenize = (text: string) => loaded.model.tokenize(text, true);
-  // Qwen's closing of a call; a random model would not write it by itself.
-  const closing = tokenize('}\n</tool_call>');
-  let current = -1;
-  let opening: Token[] = [];
-  let next = 0;
-  let closed = 0;
-  return () => {
-    const bias = new TokenBias(loaded.model.tokenizer);
-    const call = calls[state.handled];
-    if (!call) {
-      if (state.inFlight > 0) {
-        // A call's handler is still running: close the calls section so its result is awaited and fed back.
-        const end = loaded.model.tokens.eos;
-        if (end !== null) bias.set(end, { logit: 1000 });
-        return bias;
-      }
-      // The script is played and its results are in: end the reply here (a random model would ramble, or open
-      // a call it never closes).
-      state.finished = true;
-      onFinished();
-      return bias;
-    }
-    if (current !== state.handled) {
-      current = state.handled;
-      // Up to the name: the grammar writes what follows. (A name that begins another tool's name, as `move` would
-      // begin `move_to_trash`, could not be pushed to its end; the built-in tools avoid such names.)
-      opening = tokenize(`<tool_call>\n{"name": "${call.name}`);
-      next = 0;
-      closed = 0;
-    }
-    const pushed = (token: Token | undefined) => {
-      if (token !== undefined) bias.set(token, { logit: 1000 });
-      return bias;
-    };
-    if (next < opening.length) return pushed(opening[next++]);
-    if (!call.params.startsWith(state.params)) return bias;
-    if (state.params === call.params) {
-      // Close the call, then end the calls section so node-llama-cpp runs it and feeds the result back.
-      if (closed < closing.length) return pushed(closing[closed++]);
-      return pushed(loaded.model.tokens.eos ?? undefined);
-    }
-    return pushed(tokenize(call.params.slice(state.params.length))[0]);
-  };
-}
-
 interface ToolPromptOptions {
   functions?: ChatSessionModelFunctions;
   tokenBias?: () => TokenBias;
   onFunctionCallParamsChunk?: (chunk: { callIndex: number; paramsChunk: string }) => void;
 }
 
-interface ScriptState {
+/** What one reply has done so far; the steering hook reads it. */
+export interface ReplyProgress {
   /** How many calls the model has made so far in this reply. */
   handled: number;
   /** The parameters text of the call being written. */
   params: string;
   /** Calls whose handler has not answered yet. */
   inFlight: number;
-  /** Every scripted call was made and the reply was ended. */
+  /** The steering ended the reply: it is complete, not stopped by the user. */
   finished: boolean;
   /** The model went past the length cap inside a function call. */
   overrun: boolean;
   /** When the first generated text (reply or call) arrived: the end of prompt evaluation, near enough. */
   decodeStartedAt?: number;
 }
+
+/** The little of a loaded model that steering needs: its tokenizer and its end-of-generation token. */
+export interface SteeredModel {
+  tokenize(text: string): readonly number[];
+  readonly eos: number | null;
+}
+
+/**
+ * Steers one reply: before each token it names the tokens to favour next (none: the model chooses alone); `end()`
+ * ends the reply as complete. A favoured token the grammar does not allow at that point is ignored, so
+ * node-llama-cpp's grammar and parser keep doing their work. The engine itself steers nothing
+ * (see `LlamaEngine.steering`).
+ */
+export type ReplySteering = (
+  model: SteeredModel,
+  options: GenerateOptions,
+  progress: Readonly<ReplyProgress>,
+  end: () => void,
+) => (() => readonly number[]) | undefined;
 
 /** How the Host makes its engines (the chat's and each evaluation's); tests hand it one that wraps LlamaEngine. */
 export type EngineFactory = (config: EngineConfig, loadSettings?: () => LoadSettings) => LlamaEngine;
@@ -163,6 +123,12 @@ export class LlamaEngine implements ChatEngine {
       });
     }
   }
+
+  /**
+   * A per-token bias for a reply: none here. A subclass may steer a reply while node-llama-cpp's grammar and parser
+   * keep doing their work (src-main/testing/scriptedEngine.ts makes a generated model make the calls a test names).
+   */
+  protected steering: ReplySteering = () => undefined;
 
   get state(): ModelState {
     return this.current;
@@ -265,7 +231,7 @@ export class LlamaEngine implements ChatEngine {
       options.signal.addEventListener('abort', abort, { once: true });
 
       const sequence = loaded.sequence;
-      const script: ScriptState = { handled: 0, params: '', inFlight: 0, finished: false, overrun: false };
+      const progress: ReplyProgress = { handled: 0, params: '', inFlight: 0, finished: false, overrun: false };
       const session = new LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
       try {
         // What fits the context: the oldest turns may be left out (the reply says so), or the reply is refused.
@@ -275,7 +241,7 @@ export class LlamaEngine implements ChatEngine {
         const history = this.chatHistory({ ...options, history: plan.history });
         session.setChatHistory(history);
         const tools = options.tools?.length ? await this.grammars.usable(options.tools) : options.tools;
-        const toolOptions = this.toolOptions(loaded, { ...options, ...(tools ? { tools } : {}) }, controller, script);
+        const toolOptions = this.toolOptions(loaded, { ...options, ...(tools ? { tools } : {}) }, controller, progress);
         const meterBefore = sequence.tokenMeter.getState();
         const started = performance.now();
         // The system prompt and tool definitions every task starts with: kept in the sequence, else loaded from
@@ -300,7 +266,7 @@ export class LlamaEngine implements ChatEngine {
             stopOnAbortSignal: true,
             onResponseChunk: (chunk) => {
               firstChunkAt ??= performance.now();
-              script.decodeStartedAt ??= firstChunkAt;
+              progress.decodeStartedAt ??= firstChunkAt;
               if (chunk.type === undefined) {
                 text += chunk.text;
                 options.onText(chunk.text);
@@ -311,21 +277,21 @@ export class LlamaEngine implements ChatEngine {
             },
           });
           stopReason =
-            result.stopReason === 'maxTokens' || script.overrun
+            result.stopReason === 'maxTokens' || progress.overrun
               ? 'maxTokens'
-              : result.stopReason === 'abort' && !script.finished
+              : result.stopReason === 'abort' && !progress.finished
                 ? 'aborted'
                 : 'complete';
         } catch (error) {
           // An abort before the first token rejects instead of returning; it is still a stop, not a failure.
           if (!controller.signal.aborted) throw contextOverflowDuringReply(error, contextSize);
-          if (script.finished) stopReason = 'complete';
-          if (script.overrun) stopReason = 'maxTokens';
+          if (progress.finished) stopReason = 'complete';
+          if (progress.overrun) stopReason = 'maxTokens';
         }
         const ended = performance.now();
         const used = sequence.tokenMeter.diff(meterBefore);
         // Decode speed over every generated token (tool calls included), from the end of prompt evaluation.
-        const decodeStart = script.decodeStartedAt ?? firstChunkAt;
+        const decodeStart = progress.decodeStartedAt ?? firstChunkAt;
         const decodeSeconds = decodeStart === undefined ? 0 : (ended - decodeStart) / 1000;
         return {
           text,
@@ -350,12 +316,12 @@ export class LlamaEngine implements ChatEngine {
     });
   }
 
-  /** Function calling and the test script, as node-llama-cpp's prompt options. */
+  /** Function calling and any steering, as node-llama-cpp's prompt options. */
   private toolOptions(
     loaded: Loaded,
     options: GenerateOptions,
     controller: AbortController,
-    script: ScriptState,
+    progress: ReplyProgress,
   ): ToolPromptOptions {
     const extra: ToolPromptOptions = {};
     if (options.tools?.length) {
@@ -369,24 +335,36 @@ export class LlamaEngine implements ChatEngine {
             // Schemas come normalized to the subset node-llama-cpp's grammar supports (tools/schema).
             params: tool.parameters as GbnfJsonSchema,
             handler: async (params: unknown) => {
-              script.decodeStartedAt ??= performance.now();
-              script.handled++;
-              script.params = '';
-              script.inFlight++;
+              progress.decodeStartedAt ??= performance.now();
+              progress.handled++;
+              progress.params = '';
+              progress.inFlight++;
               try {
                 // A long result is cut to fit the context, and the model is told so.
                 const result = await onToolCall(tool.name, params);
                 return clipToolResult(loaded.model, result, toolResultLimit(loaded.context.contextSize));
               } finally {
-                script.inFlight--;
+                progress.inFlight--;
               }
             },
           },
         ]),
       );
     }
-    if (options.scriptedCalls) {
-      extra.tokenBias = scriptedCallsBias(loaded, options.scriptedCalls, script, () => controller.abort());
+    const model: SteeredModel = {
+      tokenize: (text) => loaded.model.tokenize(text, true),
+      eos: loaded.model.tokens.eos,
+    };
+    const favoured = this.steering(model, options, progress, () => {
+      progress.finished = true;
+      controller.abort();
+    });
+    if (favoured) {
+      extra.tokenBias = () => {
+        const bias = new TokenBias(loaded.model.tokenizer);
+        for (const token of favoured()) bias.set(token as Token, { logit: 1000 });
+        return bias;
+      };
     }
     if (options.tools?.length) {
       // maxTokens does not count what the model writes inside a function call: a model stuck in a call it never
@@ -394,10 +372,10 @@ export class LlamaEngine implements ChatEngine {
       const cap = options.maxTokens * 2 + 256;
       let chunks = 0;
       extra.onFunctionCallParamsChunk = (chunk) => {
-        script.decodeStartedAt ??= performance.now();
-        script.params += chunk.paramsChunk;
+        progress.decodeStartedAt ??= performance.now();
+        progress.params += chunk.paramsChunk;
         if (++chunks > cap) {
-          script.overrun = true;
+          progress.overrun = true;
           controller.abort();
         }
       };

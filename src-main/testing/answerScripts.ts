@@ -3,7 +3,7 @@
  * generated model, which never calls a tool by itself, makes the calls a perfect model would make. The grammar,
  * the parser, validation and scoring then do their real work on them.
  */
-import type { ScriptedCall } from '../llm/engineTypes.js';
+import type { ScriptedCall } from './scriptedCall.js';
 import { caseToolName, type EvalCase } from '../eval/evalCase.js';
 import { normalizeParameters } from '../tools/schema/index.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';

@@ -10,7 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ModelState } from '../../src-shared/contract/index.js';
-import type { ScriptedCall } from '../llm/engineTypes.js';
+import type { ScriptedCall } from './scriptedCall.js';
+import { scriptedEngines } from './scriptedEngine.js';
 import { createHost } from '../host/createHost.js';
 
 export interface CrashChildConfig {
@@ -20,7 +21,7 @@ export interface CrashChildConfig {
   /** The task to continue; null starts a new one. */
   readonly taskId: string | null;
   readonly text: string;
-  /** Calls the generated model is pushed to make, by prompt (as `homebody serve --script`). */
+  /** Calls the generated model is pushed to make, by prompt (see scriptedEngine.ts). */
   readonly scripts?: Readonly<Record<string, readonly ScriptedCall[]>>;
 }
 
@@ -32,7 +33,8 @@ const host = await createHost({
   shell: 'browser',
   modelPath: config.model,
   reply: { maxTokens: config.maxTokens },
-  ...(config.scripts ? { scripts: config.scripts } : {}),
+  // Unscripted replies run to their cap: the test kills the process in the middle of one.
+  createEngine: scriptedEngines(config.scripts ?? {}, { unscriptedTokens: Infinity }),
 });
 const state = await new Promise<ModelState>((resolve) => {
   const settled = (s: ModelState) => s.status === 'ready' || s.status === 'error';

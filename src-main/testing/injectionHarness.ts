@@ -9,11 +9,12 @@ import { join, relative } from 'node:path';
 import type { Message, ToolCall } from '../../src-shared/contract/index.js';
 import type { PromptAnswer } from '../agent/toolActions.js';
 import { createHost, type CreateHostOptions, type HostInternals } from '../host/createHost.js';
-import type { ScriptedCall } from '../llm/engineTypes.js';
+import type { ScriptedCall } from './scriptedCall.js';
+import { scriptedEngines } from './scriptedEngine.js';
 
 /**
  * The Host every injection suite drives: no model loaded at start (each suite opens the tiny one), a context that
- * holds the tools a first turn offers, greedy replies long enough for a scripted call, and the suite's scripts.
+ * holds the tools a first turn offers, greedy replies, and an engine that plays the suite's scripts.
  */
 export function injectionHost(
   dataDir: string,
@@ -26,7 +27,7 @@ export function injectionHost(
     loadModelOnStart: false,
     engineConfig: { gpu: false, contextSize: 4096 },
     reply: { maxTokens: 512, temperature: 0 },
-    scripts,
+    createEngine: scriptedEngines(scripts),
     ...extra,
   }).then((host) => {
     scriptsOf.set(host, scripts);

@@ -1,4 +1,9 @@
-import type { ScriptedCall } from '../llm/engineTypes.js';
+/** A call a generated model is pushed to make (src-main/testing/scriptedEngine.ts). */
+export interface ScriptedCall {
+  readonly name: string;
+  /** The arguments as JSON text, written as the grammar writes JSON (`{"key": value}`). */
+  readonly params: string;
+}
 
 /** A scripted call with its arguments in the order the tool's schema lists them (the grammar writes them so). */
 export function scripted(name: string, args: Readonly<Record<string, unknown>>): ScriptedCall {

@@ -13,8 +13,7 @@ import {
   type Token,
 } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { defaultEngineConfig } from '../engineConfig.js';
-import { LlamaEngine } from '../llamaEngine.js';
+import { scriptedEngine } from '../../testing/scriptedEngine.js';
 
 // Real inference on the generated tiny qwen35 model (3 linear-attention layers, then 1 full-attention layer),
 // in llama.cpp through node-llama-cpp: no mock.
@@ -142,7 +141,16 @@ describe('the generated qwen35 model in llama.cpp', { timeout: 300_000 }, () => 
 });
 
 describe("Homebody's engine on the generated qwen35 model", { timeout: 300_000 }, () => {
-  const engine = new LlamaEngine({ ...defaultEngineConfig(), gpu: false, contextSize: 2048 });
+  const engine = scriptedEngine(
+    {
+      'What is in my folders?': [
+        { name: 'list_folder', params: '{"path": "Reports"}' },
+        { name: 'list_folder', params: '{"path": "Archive"}' },
+      ],
+    },
+    { gpu: false, contextSize: 2048 },
+    { unscriptedTokens: Infinity },
+  );
   afterAll(() => engine.dispose());
 
   it('loads it, reporting the architecture, and runs Qwen function calls through the real grammar and parser', async () => {
@@ -173,11 +181,6 @@ describe("Homebody's engine on the generated qwen35 model", { timeout: 300_000 }
         calls.push([name, args]);
         return 'draft.txt, budget.xlsx';
       },
-      // A random model never opens a call by itself: the engine's test hook biases the call's tokens.
-      scriptedCalls: [
-        { name: 'list_folder', params: '{"path": "Reports"}' },
-        { name: 'list_folder', params: '{"path": "Archive"}' },
-      ],
     });
     expect(calls).toEqual([
       ['list_folder', { path: 'Reports' }],
