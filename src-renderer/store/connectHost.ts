@@ -35,6 +35,9 @@ export function connectHost(
           // Carried out by the page (browser mode); the Host waits for the answer.
           void store.getState().handleDeviceRequest(event);
           return;
+        case 'doctor.progress':
+          // The benchmark's phases are for the terminal (homebody doctor --bench); the page waits for doctor.bench.
+          return;
         case 'reminder.due': {
           const { reminder } = event;
           store.getState().showToast('Reminder', reminder.text);

@@ -162,6 +162,7 @@ export function reduceEvent(state: AppData, event: HostEvent): Partial<AppData> 
     // Side effects (the page's clipboard, a toast): handled in connectHost.
     case 'device.request':
     case 'reminder.due':
+    case 'doctor.progress':
       return {};
     case 'mcp.changed':
       return { mcpServers: event.servers };

@@ -17,6 +17,7 @@ import {
   FolderStateSchema,
   PolicyModeSchema,
   PolicySchema,
+  ToolCallOutcomeSchema,
   ToolCallSchema,
   ToolInfoSchema,
 } from './tools.js';
@@ -63,7 +64,27 @@ export const apiSchemas = {
   },
   'tasks.get': { request: z.object({ taskId: Id }).strict(), response: TaskDetailSchema },
 
-  'tools.list': { request: Empty, response: z.array(ToolInfoSchema) },
+  'tools.list': {
+    request: z
+      .object({
+        /** Wait until the MCP servers started at launch run or have failed, so their tools are listed too. */
+        waitForServers: z.boolean().optional(),
+      })
+      .strict(),
+    response: z.array(ToolInfoSchema),
+  },
+  /**
+   * The command line's `homebody tools call`: one call through the same checks, policy, queue and sandbox as the
+   * model's, where no one can be asked (a call that needs a prompt is not run). The arguments are checked against the
+   * tool's own schema by the broker, which answers a refusal as the outcome (status rejected), as for the model.
+   * Answered only to the CLI's Host: in the app, the assistant proposes calls and the user decides them.
+   */
+  'tools.call': {
+    request: z
+      .object({ tool: z.string().min(1).max(200), args: z.unknown(), taskId: Id.nullable().optional() })
+      .strict(),
+    response: ToolCallOutcomeSchema.extend({ call: ToolCallSchema.nullable() }),
+  },
   /** The answer to a permission prompt in the chat. */
   'toolcalls.answer': {
     request: z
@@ -77,19 +98,22 @@ export const apiSchemas = {
   },
   'toolcalls.undo': { request: z.object({ id: Id }).strict(), response: ToolCallSchema },
   'approvals.list': { request: Empty, response: z.object({ calls: z.array(ToolCallSchema) }) },
-  /** Approves queued calls, one by one, each at most once; `args` edits a single call's arguments first. */
+  /**
+   * Approves queued calls, one by one, each at most once; `args` edits a single call's arguments first. Answers each
+   * call and, in the same order, what became of it (ran, failed, or refused: interrupted, already decided).
+   */
   'approvals.approve': {
     request: z
       .object({ ids: z.array(Id).min(1).max(200), args: ToolArgumentsSchema.optional() })
       .strict()
       .refine((r) => r.args === undefined || r.ids.length === 1, 'edited arguments apply to one call at a time'),
-    response: z.object({ calls: z.array(ToolCallSchema) }),
+    response: z.object({ calls: z.array(ToolCallSchema), outcomes: z.array(ToolCallOutcomeSchema) }),
   },
   'approvals.deny': {
     request: z
       .object({ ids: z.array(Id).min(1).max(200), reason: z.string().max(2000).nullable().optional() })
       .strict(),
-    response: z.object({ calls: z.array(ToolCallSchema) }),
+    response: z.object({ calls: z.array(ToolCallSchema), outcomes: z.array(ToolCallOutcomeSchema) }),
   },
   'policy.get': { request: Empty, response: PolicySchema },
   /** Replaces the whole policy (an import); validated like one. */

@@ -147,13 +147,17 @@ export type DoctorReport = z.infer<typeof DoctorReportSchema>;
 
 const Empty = z.object({}).strict();
 
+/** The benchmark began its next phase (loading the model, measuring the prompt, decoding), for a progress line. */
+export const DoctorProgressEventSchema = z.object({ type: z.literal('doctor.progress'), phase: z.string() });
+
 /** The Doctor's and the model settings' part of the API (merged into `apiSchemas`). */
 export const doctorApiSchemas = {
   /** This machine (CPU, memory, GPU, llama.cpp backends) and, per catalog model, whether it fits and its speed. */
   'doctor.report': { request: Empty, response: DoctorReportSchema },
   /**
    * A short benchmark (load, ~64 prompt tokens, ~32 generated): on a catalog model's downloaded file when `catalogId`
-   * names one that is on disk, else on a generated model with Qwen3-0.6B's dimensions. Takes seconds to a minute.
+   * names one that is on disk, else on a generated model with Qwen3-0.6B's dimensions. Takes seconds to a minute;
+   * each phase is announced by a `doctor.progress` event.
    */
   'doctor.bench': {
     request: z.object({ catalogId: z.string().min(1).max(200).optional() }).strict(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MessageSchema, TaskSummarySchema } from './chat.js';
 import { DeviceRequestEventSchema, ReminderDueEventSchema } from './device.js';
+import { DoctorProgressEventSchema } from './doctor.js';
 import { McpServerViewSchema } from './mcp.js';
 import { ModelStateSchema } from './model.js';
 import { DataDeletedEventSchema, EgressRecordedEventSchema } from './privacy.js';
@@ -48,6 +49,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   EvalProgressEventSchema,
   /** An evaluation run ended: done, cancelled or failed. */
   EvalFinishedEventSchema,
+  /** The Doctor's benchmark began its next phase. */
+  DoctorProgressEventSchema,
 ]);
 export type HostEvent = z.infer<typeof HostEventSchema>;
 export type HostEventType = HostEvent['type'];

@@ -150,6 +150,8 @@ export const modelsApiSchemas = {
   'models.resume': { request: z.object({ id: Id }).strict(), response: DownloadSchema },
   /** Stops a download and deletes its partial file; the record stays as `cancelled`. Errors: DOWNLOAD_NOT_FOUND. */
   'models.cancel': { request: z.object({ id: Id }).strict(), response: DownloadSchema },
+  /** One download as it is now, finished or cancelled ones too (the CLI follows its own). Errors: DOWNLOAD_NOT_FOUND. */
+  'models.getDownload': { request: z.object({ id: Id }).strict(), response: DownloadSchema },
   /**
    * Adds a GGUF file from anywhere on disk, left where it is. Checked to be a readable GGUF first.
    * Errors: MODEL_NOT_FOUND, MODEL_UNREADABLE, MODEL_NOT_GGUF, MODEL_TRUNCATED, MODEL_UNSUPPORTED, MODEL_ALREADY_PRESENT.

@@ -123,6 +123,16 @@ export const ToolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
+/** What became of a call, as whoever proposed or decided it is told: it ran, failed, waits, or was refused. */
+export const ToolCallOutcomeSchema = z.object({
+  status: z.enum(['done', 'failed', 'needs-permission', 'queued', 'denied', 'rejected']),
+  /** What it answered, when it ran (status done). */
+  result: z.unknown().optional(),
+  /** Why it failed or was refused (status failed, denied, rejected). */
+  error: z.string().optional(),
+});
+export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
+
 export const AuditEventSchema = z.object({
   id: z.number().int(),
   at: z.number().int(),
