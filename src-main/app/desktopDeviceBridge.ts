@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { DeviceBridge } from '../host/deviceBridge.js';
+import type { DeviceBridge } from '../services/packs/deviceBridge.js';
 import { externalUrlOrThrow, looksLikeUrl } from '../tools/builtin/device/externalUrl.js';
 import { refuseProgram } from '../tools/builtin/device/openTarget.js';
 import { ToolError, type DeviceRequest, type JsonValue } from '../tools/toolTypes.js';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Message, ToolCall } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from './createHost.js';
+import { scriptedEngines } from '../testing/scriptedEngine.js';
 
 // Real inference on the generated model, real grammar-constrained function calling, the real sandbox worker:
 // the model is pushed to make the scripted calls; everything after that is the app's own path.
@@ -50,7 +51,7 @@ beforeAll(async () => {
     loadModelOnStart: false,
     engineConfig: { gpu: false, contextSize: 4096 },
     reply: { maxTokens: 64, temperature: 0 },
-    scripts,
+    createEngine: scriptedEngines(scripts),
   });
   await host.invoke('policy.grantFolder', { path: reports, untrusted: false });
   await host.invoke('policy.grantFolder', { path: archive, untrusted: false });

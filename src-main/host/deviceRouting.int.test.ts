@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostEvent, HostEventOf } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from './createHost.js';
-import { PageDeviceBridge } from './pageDeviceBridge.js';
+import { PageDeviceBridge } from '../services/packs/pageDeviceBridge.js';
 
 /**
  * The whole route of a device request in browser mode, with the real tool worker: the tool asks the Host, the

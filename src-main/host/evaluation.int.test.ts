@@ -9,6 +9,7 @@ import {
   type HostEventOf,
 } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from './createHost.js';
+import { scriptedEngines } from '../testing/scriptedEngine.js';
 
 /**
  * Evaluation through the Host, as the Evaluation page drives it: two generated models on the default suite, with
@@ -41,7 +42,7 @@ beforeAll(async () => {
     loadModelOnStart: false,
     engineConfig: { gpu: false, contextSize: 4096 },
     reply: { maxTokens: 48, temperature: 0 },
-    scripts,
+    createEngine: scriptedEngines(scripts),
   });
   host.subscribe((event) => events.push(event));
   await host.invoke('policy.grantFolder', { path: notes, untrusted: false });

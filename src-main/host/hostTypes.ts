@@ -1,5 +1,10 @@
-import type { ApiResult, HostEvent } from '../../src-shared/contract/index.js';
+import type { ApiMethod, ApiRequest, ApiResponse, ApiResult, HostEvent } from '../../src-shared/contract/index.js';
+import type { ReplyOptions } from '../agent/chatRunner.js';
+import type { EngineConfig } from '../llm/engineConfig.js';
+import type { EngineFactory } from '../llm/llamaEngine.js';
+import type { ObservedConnection } from '../privacy/egressLedger.js';
 import type { OsKeychain } from '../privacy/secretStore.js';
+import type { DeviceBridge } from '../services/packs/deviceBridge.js';
 import type { CommandConfirmer } from '../tools/mcp/commandConfirmation.js';
 
 /** Which shell runs the Host; decides what a few methods can do (a native file dialog only in electron). */
@@ -16,7 +21,7 @@ export interface HostOptions {
   /**
    * How the shell asks the user to confirm a stdio MCP server's exact command before it runs: a native dialog in the
    * desktop app (app/mcpCommandDialog.ts), the page and a code in the terminal in browser mode
-   * (host/pageCommandConfirmer.ts). Without one (the CLI), no command the user has not confirmed runs.
+   * (services/mcp/pageCommandConfirmer.ts). Without one (the CLI), no command the user has not confirmed runs.
    */
   readonly confirmMcpCommand?: CommandConfirmer;
   /** better-sqlite3's addon built for Electron's ABI, when running inside Electron. */
@@ -29,12 +34,56 @@ export interface HostOptions {
   readonly keychain?: OsKeychain;
 }
 
+export interface CreateHostOptions extends HostOptions {
+  readonly engineConfig?: Partial<EngineConfig>;
+  readonly reply?: Partial<ReplyOptions>;
+  /** Load the given (or last) model in the background at start. Default true. */
+  readonly loadModelOnStart?: boolean;
+  /** How the Host makes the chat's engine and each evaluation's; default createLlamaEngine. */
+  readonly createEngine?: EngineFactory;
+  /** The model catalog file; default HOMEBODY_CATALOG, else resources/models/catalog.json. */
+  readonly catalogPath?: string;
+  /**
+   * Hold offline mode on whatever the user's settings say, with no rule applying: nothing leaves the machine.
+   * Default: HOMEBODY_OFFLINE=1. Without it offline mode is the user's setting (on, with no rules, until changed).
+   */
+  readonly offline?: boolean;
+  /** How device tools reach the clipboard, the default apps and notifications; none by default. */
+  readonly device?: DeviceBridge;
+  /** Where `hf:` URIs are fetched from; default MODEL_ENDPOINT or HF_ENDPOINT, else https://huggingface.co/. */
+  readonly huggingFaceEndpoint?: string;
+  /**
+   * What the data folder's owner record names while this Host holds it ("homebody serve", "homebody approvals list");
+   * default by shell. A 'cli' Host holds it briefly, so another command waits for it; the app and serve hold it for
+   * their lifetime, and a second process is refused at once.
+   */
+  readonly command?: string;
+}
+
+/** What the data folder's owner record names, by shell, when the caller names no command. */
+export const SHELL_COMMANDS: Readonly<Record<Shell, string>> = {
+  electron: 'the Homebody desktop app',
+  browser: 'homebody serve',
+  cli: 'homebody',
+};
+
 /**
- * The Host as its transports see it: one entry point that validates a raw
+ * The Host as its transports (Electron IPC, browser mode's server) see it: one entry point that validates a raw
  * request on arrival and answers with a result value, and one event stream.
  */
-export interface Host {
+export interface HostTransport {
   call(method: string, request: unknown): Promise<ApiResult<unknown>>;
   subscribe(listener: (event: HostEvent) => void): () => void;
   dispose(): Promise<void>;
+}
+
+/** The Host as the shells hold it: the transports' entry points, plus what in-process callers need. */
+export interface Host extends HostTransport {
+  /**
+   * The same contract methods as `call`, validated the same way, typed for in-process callers (the CLI): answers
+   * the method's response, or throws HomebodyError.
+   */
+  invoke<M extends ApiMethod>(method: M, request: ApiRequest<M>): Promise<ApiResponse<M>>;
+  /** Records a connection seen outside the egress guard (the desktop window's session) in the egress ledger. */
+  recordConnection(observed: ObservedConnection): void;
 }

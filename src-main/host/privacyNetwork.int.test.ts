@@ -7,7 +7,7 @@ import { HostEventSchema, type EgressEvent, type HostEvent } from '../../src-sha
 import { ModelServer } from '../testing/modelServer.js';
 import { openStore } from '../store/store.js';
 import { createHost, type HostInternals } from './createHost.js';
-import { createPrivacyNetworkService } from './privacyNetworkService.js';
+import { createPrivacyNetworkService } from '../services/privacy/privacyNetworkService.js';
 
 // Offline mode, rules and the ledger through the Host's contract, with a real download from a loopback server.
 const modelPath = inject('tinyModelPath');

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { HostEvent, StorageReport } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from './createHost.js';
+import { scriptedEngines } from '../testing/scriptedEngine.js';
 
 // A real Host on a real store in a temp folder, the generated model, the real tool worker: a session leaves data in
 // every place Homebody keeps it, then "delete all my data" must leave none of it.
@@ -42,7 +43,7 @@ beforeAll(async () => {
     loadModelOnStart: false,
     engineConfig: { gpu: false, contextSize: 8192 },
     reply: { maxTokens: 96, temperature: 0 },
-    scripts,
+    createEngine: scriptedEngines(scripts),
   });
   host.subscribe((event) => events.push(event));
   expect((await host.invoke('model.open', { path: inject('tinyModelPath') })).status).toBe('ready');

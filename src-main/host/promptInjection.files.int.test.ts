@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ScriptedCall } from '../llm/engineTypes.js';
-import { startSmtpTestServer, type SmtpTestServer } from '../tools/builtin/mail/smtpTestServer.js';
+import type { ScriptedCall } from '../testing/scriptedCall.js';
+import { startSmtpTestServer, type SmtpTestServer } from '../testing/tools/smtpTestServer.js';
 import type { DeviceRequest } from '../tools/toolTypes.js';
 import { callTo, injectionHost, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
 import { injectionPayloads } from '../testing/injectionPayloads.js';

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ScriptedCall } from '../llm/engineTypes.js';
-import { stdioConfig, writeHostileServer } from '../tools/mcp/mcpTestServers.js';
+import type { ScriptedCall } from '../testing/scriptedCall.js';
+import { stdioConfig, writeHostileServer } from '../testing/tools/mcpTestServers.js';
 import { callTo, injectionHost, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
 import { injectionPayloads } from '../testing/injectionPayloads.js';
 import { userAtDialog } from '../testing/userConfirmations.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ScriptedCall } from '../llm/engineTypes.js';
+import type { ScriptedCall } from '../testing/scriptedCall.js';
 import { callTo, injectionHost, runTask, scripted, snapshot } from '../testing/injectionHarness.js';
 import { injectionPayloads, PAYLOAD_NAMES, type InjectionPayload } from '../testing/injectionPayloads.js';
 import type { HostInternals } from './createHost.js';

@@ -21,7 +21,7 @@ import type { HostEvent, McpServerConfig } from '../../src-shared/contract/index
 import { openStore } from '../store/store.js';
 import { userAtDialog } from '../testing/userConfirmations.js';
 import { commandFingerprint, commandToConfirm } from '../tools/mcp/commandConfirmation.js';
-import { startHttpMcpServer, stdioConfig, writeScriptedServer } from '../tools/mcp/mcpTestServers.js';
+import { startHttpMcpServer, stdioConfig, writeScriptedServer } from '../testing/tools/mcpTestServers.js';
 import { createHost, type HostInternals } from './createHost.js';
 
 const MARKER = 'mk7d1e4b2a90c3f6e8';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_METHODS, type ApiResult } from '../../src-shared/contract/index.js';
 import { APP_ENTRY_URL, isAppUrl } from '../app/appOrigin.js';
-import type { Host } from '../host/hostTypes.js';
+import type { HostTransport } from '../host/hostTypes.js';
 import { FUZZ_SEED, VALID_REQUESTS, describeContractFuzz, seededHost } from '../testing/contractFuzz.js';
 import { invokeHandler, type FrameLike, type InvokeEventLike, type WindowLike } from './invokeHandler.js';
 
@@ -44,7 +44,7 @@ describeContractFuzz('the IPC invoke handler', {
 /** A Host that only records: a refused sender must not reach it at all, so valid (even destructive) requests are sent. */
 function recordingHost() {
   const calls: string[] = [];
-  const host: Host = {
+  const host: HostTransport = {
     async call(method): Promise<ApiResult<unknown>> {
       calls.push(method);
       return { ok: true, value: null };
@@ -172,7 +172,7 @@ describe('the IPC invoke handler refuses other senders', () => {
 
   it('turns a Host that throws into an INTERNAL result instead of a rejected IPC call', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const host: Host = {
+    const host: HostTransport = {
       call: () => Promise.reject(new Error('boom')),
       subscribe: () => () => undefined,
       async dispose() {},

@@ -1,5 +1,5 @@
 import type { ApiResult } from '../../src-shared/contract/api.js';
-import type { Host } from '../host/hostTypes.js';
+import type { HostTransport } from '../host/hostTypes.js';
 import { checkSender, type FrameRef, type SenderSnapshot, type TrustedWindowSnapshot } from './senderCheck.js';
 
 /** The parts of Electron's WebFrameMain the sender check reads. */
@@ -23,7 +23,7 @@ export interface WindowLike {
 }
 
 export interface InvokeHandlerOptions {
-  readonly host: Host;
+  readonly host: HostTransport;
   /** The one window allowed to call; null while none is open. Read on every call, so a re-created window works. */
   readonly getWindow: () => WindowLike | null;
   /** Whether a frame URL is our own page (app/appOrigin.ts's isAppUrl). */

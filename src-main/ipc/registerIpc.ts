@@ -1,11 +1,11 @@
 import { ipcMain } from 'electron';
 import type { BrowserWindow } from 'electron';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../src-shared/contract/transport.js';
-import type { Host } from '../host/hostTypes.js';
+import type { HostTransport } from '../host/hostTypes.js';
 import { invokeHandler } from './invokeHandler.js';
 
 export interface IpcOptions {
-  readonly host: Host;
+  readonly host: HostTransport;
   /** The one window allowed to call; null while none is open. Read on every call, so a re-created window works. */
   readonly getWindow: () => BrowserWindow | null;
   /** Whether a frame URL is our own page (app/appOrigin.ts's isAppUrl). */

@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { API_PATH_PREFIX, EVENTS_PATH, TOKEN_QUERY, maxRequestBytes } from '../../src-shared/contract/index.js';
-import type { Host } from '../host/hostTypes.js';
+import type { HostTransport } from '../host/hostTypes.js';
 import { hostAllowed, originAllowed, presentedTokens, tokenMatches } from './requestGuard.js';
 import { contentTypeFor, readRendererFile, resolveRendererFile } from '../util/rendererFiles.js';
 
 export interface BrowserServerOptions {
-  readonly host: Host;
+  readonly host: HostTransport;
   /** The built renderer (vite build output). */
   readonly rendererDir: string;
   /** 0 picks a free port. */

@@ -12,7 +12,7 @@ import {
 } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from '../host/createHost.js';
 import { DATABASE_FILE } from '../store/store.js';
-import { snapshotDatabase, type DatabaseSnapshot } from '../store/databaseSnapshot.js';
+import { snapshotDatabase, type DatabaseSnapshot } from './databaseSnapshot.js';
 
 /**
  * Property-based attacks on the contract: for every method, requests its schema refuses (wrong types, missing and
@@ -33,6 +33,7 @@ export const VALID_REQUESTS: { readonly [M in ApiMethod]: ApiRequest<M> } = {
   'tasks.list': { limit: 10 },
   'tasks.get': { taskId: 'task-1' },
   'tools.list': {},
+  'tools.call': { tool: 'read_text', args: { path: '/home/me/notes.txt' }, taskId: null },
   'toolcalls.answer': { id: 'call-1', answer: 'deny', reason: 'not now' },
   'toolcalls.undo': { id: 'call-1' },
   'approvals.list': {},
@@ -68,6 +69,7 @@ export const VALID_REQUESTS: { readonly [M in ApiMethod]: ApiRequest<M> } = {
   'mcp.review': { server: 'files', tool: 'read' },
   'mcp.setRisk': { server: 'files', tool: 'read', risk: null },
   'models.list': {},
+  'models.getDownload': { id: 'download-1' },
   'models.download': { catalogId: 'botpsy-q4' },
   'models.pause': { id: 'download-1' },
   'models.resume': { id: 'download-1' },

@@ -3,7 +3,7 @@ import type { Db } from '../db.js';
 
 /**
  * A server as stored; `config` is its JSON configuration, with the values of its environment variables and headers
- * sealed by the Host's secret store (host/sealedMcpStore.ts); it never leaves the Host.
+ * sealed by the Host's secret store (services/mcp/sealedMcpStore.ts); it never leaves the Host.
  */
 export interface McpServerRecord {
   readonly name: string;

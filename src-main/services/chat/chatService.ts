@@ -1,0 +1,55 @@
+import { HomebodyError } from '../../../src-shared/contract/index.js';
+import { agentToolsFrom } from '../../agent/agentTools.js';
+import { ChatRunner, type ReplyOptions } from '../../agent/chatRunner.js';
+import type { ToolActions } from '../../agent/toolActions.js';
+import type { ChatEngine } from '../../llm/engineTypes.js';
+import type { Store } from '../../store/store.js';
+import type { Emit, HandlersOf } from '../handlers.js';
+import { defaultReplyOptions } from './replyOptions.js';
+
+export interface ChatServiceDeps {
+  readonly store: Store;
+  readonly emit: Emit;
+  /** The chat's model (the models service loads and replaces it), and the temperature its settings say now. */
+  readonly models: { readonly engine: ChatEngine; readonly settings: { effective(): { temperature: number } } };
+  /** Every call the model makes goes through these. */
+  readonly tools: { readonly actions: ToolActions };
+  /** The length cap and temperature the caller fixes; the environment's defaults fill the rest. */
+  readonly reply?: Partial<ReplyOptions>;
+}
+
+/** The chat: one reply at a time, streamed as events, and the tasks it keeps. */
+export function createChatService(deps: ChatServiceDeps) {
+  const { store } = deps;
+  const { engine, settings } = deps.models;
+  const runner = new ChatRunner({ engine, store, emit: deps.emit, tools: agentToolsFrom(deps.tools.actions) });
+  const reply = { ...defaultReplyOptions(), ...deps.reply };
+  const handlers: HandlersOf<'chat.send' | 'chat.stop' | 'tasks.list' | 'tasks.get'> = {
+    'chat.send': async ({ taskId, text }) => {
+      const sent = runner.send(taskId, text, { ...reply, temperature: settings.effective().temperature });
+      return { taskId: sent.taskId, userMessageId: sent.userMessageId, assistantMessageId: sent.assistantMessageId };
+    },
+    'chat.stop': async ({ taskId }) => ({ stopped: await runner.stop(taskId) }),
+    'tasks.list': async ({ limit }) => ({ tasks: store.tasks.list(limit ?? 200) }),
+    'tasks.get': async ({ taskId }) => {
+      const task = store.tasks.get(taskId);
+      if (!task) throw new HomebodyError('TASK_NOT_FOUND', `There is no task ${taskId}; it may have been deleted.`);
+      return { task, messages: store.messages.listForTask(taskId), toolCalls: store.toolCalls.listForTask(taskId) };
+    },
+  };
+  const stopAll = (): Promise<void> => runner.stopAll();
+  return {
+    runner,
+    handlers,
+    /** At start: a reply a crash cut short is marked so, with what it had written. */
+    recoverAfterCrash: (): void => runner.recoverAfterCrash(),
+    /** Stops every reply in progress; resolves once each is recorded. */
+    stopAll,
+    /** Before "Delete all my data": no reply may write while the data goes. */
+    stopForWipe: stopAll,
+    /** A reply is being written now. */
+    replying: (): boolean => store.tasks.runningIds().some((taskId) => runner.isRunning(taskId)),
+    dispose: stopAll,
+  };
+}
+export type ChatService = ReturnType<typeof createChatService>;

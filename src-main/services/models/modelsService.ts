@@ -1,0 +1,218 @@
+import { join } from 'node:path';
+import {
+  BenchResultSchema,
+  HomebodyError,
+  type BenchResult,
+  type ToolSandbox,
+} from '../../../src-shared/contract/index.js';
+import { Doctor } from '../../llm/doctor.js';
+import { defaultEngineConfig, type EngineConfig } from '../../llm/engineConfig.js';
+import type { ChatEngine } from '../../llm/engineTypes.js';
+import { createLlamaEngine, type EngineFactory } from '../../llm/llamaEngine.js';
+import { overridesFrom } from '../../llm/modelSettings.js';
+import type { EgressGuard } from '../../privacy/egressGuard.js';
+import type { Store } from '../../store/store.js';
+import type { Emit, HandlersOf } from '../handlers.js';
+import { isInside } from '../privacy/storageReport.js';
+import { loadCatalog } from './catalog.js';
+import { ModelLibrary } from './modelLibrary.js';
+import { ModelSettingsService } from './modelSettingsService.js';
+
+/** The model loaded last, loaded again at the next start. */
+const LAST_MODEL_KEY = 'lastModelPath';
+/** The Doctor's last benchmark on this machine. */
+const BENCH_KEY = 'doctorBench';
+
+type ModelsMethod =
+  | 'model.state'
+  | 'model.open'
+  | 'model.catalog'
+  | 'model.chooseFile'
+  | 'model.settings'
+  | 'model.setSettings'
+  | 'models.list'
+  | 'models.download'
+  | 'models.pause'
+  | 'models.resume'
+  | 'models.cancel'
+  | 'models.getDownload'
+  | 'models.add'
+  | 'models.verify'
+  | 'models.remove'
+  | 'models.activate'
+  | 'doctor.report'
+  | 'doctor.bench';
+
+/** What the Host's caller decides about models (named as in the Host's options). */
+export interface ModelsOptions {
+  /** Makes the chat's engine and each evaluation's; default createLlamaEngine. */
+  readonly createEngine?: EngineFactory;
+  /** The caller's engine settings; they win over the saved model settings, as the environment's do. */
+  readonly engineConfig?: Partial<EngineConfig>;
+  /** The caller's temperature wins over the saved one. */
+  readonly reply?: { readonly temperature?: number };
+  /** The model catalog file; default HOMEBODY_CATALOG, else resources/models/catalog.json. */
+  readonly catalogPath?: string;
+  /** Where `hf:` URIs are fetched from; default MODEL_ENDPOINT or HF_ENDPOINT, else https://huggingface.co/. */
+  readonly huggingFaceEndpoint?: string;
+  /** The desktop shell's file dialog; other shells have none. */
+  readonly chooseModelFile?: () => Promise<string | null>;
+}
+
+export interface ModelsServiceDeps {
+  readonly store: Store;
+  readonly emit: Emit;
+  readonly dataDir: string;
+  readonly options: ModelsOptions;
+  /** Downloads ask it before every connection. */
+  readonly egress: EgressGuard;
+  /** Stops the replies in progress: the model is not changed under a reply. */
+  readonly stopReplies: () => Promise<void>;
+  /** The tool worker: the OS sandbox around it, for the Doctor's report. */
+  readonly worker: { sandbox(): Promise<ToolSandbox> };
+}
+
+/**
+ * The chat's model and everything about models: the engine and its settings (saved choices under what the
+ * environment fixes), the catalog, the models on disk and their downloads, and the Doctor (this machine, each
+ * model's fit and speed, the short benchmark). Loading, replacing or closing the model stops the replies first.
+ */
+export function createModelsService(deps: ModelsServiceDeps) {
+  const { store, emit, options } = deps;
+  const { engineConfig } = options;
+  const createEngine = options.createEngine ?? createLlamaEngine;
+  const modelsDir = join(deps.dataDir, 'models');
+  // Saved model settings apply at every load; environment variables and the caller's options win over them.
+  const settings: ModelSettingsService = new ModelSettingsService({
+    settings: store.settings,
+    modelState: () => engine.state,
+    overrides: overridesFrom(process.env, {
+      ...(engineConfig?.contextSize ? { contextSize: engineConfig.contextSize } : {}),
+      ...(engineConfig?.threads ? { threads: engineConfig.threads } : {}),
+      ...(options.reply?.temperature === undefined ? {} : { temperature: options.reply.temperature }),
+      gpuOff: engineConfig?.gpu === false,
+    }),
+    reload: (path) => load(path),
+  });
+  const engine = createEngine(
+    // The evaluated system prompt + tool definitions, saved so a restart does not evaluate them again.
+    { ...defaultEngineConfig(), prefixCacheDir: join(deps.dataDir, 'prefix-cache'), ...engineConfig },
+    () => settings.loadSettings(),
+  );
+  const load = async (path: string) => {
+    await deps.stopReplies();
+    return engine.load(path);
+  };
+  const catalog = loadCatalog(options.catalogPath ?? (process.env.HOMEBODY_CATALOG || undefined));
+  const library = new ModelLibrary({
+    modelsDir,
+    store,
+    catalog,
+    guard: deps.egress,
+    emit,
+    engineState: () => engine.state,
+    open: load,
+    close: async () => {
+      await deps.stopReplies();
+      await engine.close();
+    },
+    forgetLastModel: (path) => {
+      if (store.settings.get(LAST_MODEL_KEY) === path) store.settings.delete(LAST_MODEL_KEY);
+    },
+    ...(options.huggingFaceEndpoint ? { huggingFaceEndpoint: options.huggingFaceEndpoint } : {}),
+  });
+  const doctor = new Doctor({
+    engine,
+    cacheDir: join(deps.dataDir, 'cache'),
+    modelsDir,
+    catalog: () => catalog,
+    catalogFile: (catalogId) => store.models.models.list().find((m) => m.catalogId === catalogId)?.path ?? null,
+    settings: () => settings.view(),
+    lastBench: () => {
+      const saved = BenchResultSchema.safeParse(store.settings.get(BENCH_KEY));
+      return saved.success ? saved.data : null;
+    },
+    saveBench: (bench: BenchResult) => store.settings.set(BENCH_KEY, bench),
+    sandbox: () => deps.worker.sandbox(),
+  });
+
+  const handlers: HandlersOf<ModelsMethod> = {
+    'model.state': async () => engine.state,
+    'model.open': async ({ path }) => {
+      library.assertOpenable(path);
+      return load(path);
+    },
+    'model.catalog': async () => catalog,
+    'model.chooseFile': async () => {
+      const chooseFile = options.chooseModelFile;
+      if (!chooseFile) {
+        throw new HomebodyError(
+          'INVALID_REQUEST',
+          'This shell has no file dialog; type the path of a .gguf file instead.',
+        );
+      }
+      return { path: await chooseFile() };
+    },
+    'model.settings': async () => settings.view(),
+    'model.setSettings': async ({ settings: next }) => settings.set(next),
+    'models.list': async () => library.listing(),
+    'models.download': async (request) => library.download(request),
+    'models.pause': async ({ id }) => library.downloads.pause(id),
+    'models.resume': async ({ id }) => library.downloads.resume(id),
+    'models.cancel': async ({ id }) => library.downloads.cancel(id),
+    'models.getDownload': async ({ id }) => {
+      const download = library.downloads.get(id);
+      if (!download) throw new HomebodyError('DOWNLOAD_NOT_FOUND', `There is no download ${id}.`);
+      return download;
+    },
+    'models.add': async ({ path }) => library.add(path),
+    'models.verify': async ({ id }) => library.verify(id),
+    'models.remove': async ({ id }) => library.remove(id),
+    'models.activate': async ({ id }) => library.activate(id),
+    'doctor.report': async () => doctor.report(),
+    'doctor.bench': async ({ catalogId }) =>
+      doctor.bench(catalogId, (phase) => emit({ type: 'doctor.progress', phase })),
+  };
+
+  return {
+    engine,
+    settings,
+    library,
+    doctor,
+    handlers,
+    /** An evaluated model gets an engine of its own, so the chat's model stays loaded; no saved prefix state. */
+    evaluationEngine: (): ChatEngine => createEngine({ ...defaultEngineConfig(), ...engineConfig }),
+    /** Lists interrupted downloads as paused; from then on, every model change is announced and remembered. */
+    async startUp(): Promise<void> {
+      await library.init();
+      engine.onStateChange((state) => {
+        emit({ type: 'model.state', state });
+        if (state.status === 'ready') store.settings.set(LAST_MODEL_KEY, state.info.path);
+        library.engineChanged();
+      });
+    },
+    /** Loads the given model, else the last one, in the background. */
+    loadAtStart(modelPath: string | undefined): void {
+      const last = store.settings.get(LAST_MODEL_KEY);
+      // A last model that has since moved is still tried, so the user is told where it was expected.
+      const initial = modelPath ?? (typeof last === 'string' ? last : undefined);
+      if (initial) void engine.load(initial);
+    },
+    /** Before "Delete all my data" with the models: downloads stop, and a model whose file goes is closed. */
+    async stopForWipe(includeModels: boolean): Promise<void> {
+      if (!includeModels) return;
+      for (const download of library.downloads.list()) {
+        if (download.state !== 'done' && download.state !== 'cancelled') await library.downloads.cancel(download.id);
+      }
+      // A loaded model is not user data and stays loaded, unless its file is about to be deleted.
+      const state = engine.state;
+      const path = state.status === 'ready' ? state.info.path : state.status === 'loading' ? state.path : null;
+      if (path && isInside(modelsDir, path)) await engine.close();
+    },
+    /** After "Delete all my data": the page is told what is left. */
+    afterWipe: (): void => emit({ type: 'models.changed', listing: library.listing() }),
+    /** Stops the downloads (the engine is disposed last, after everything that could use it). */
+    dispose: (): Promise<void> => library.dispose(),
+  };
+}
+export type ModelsService = ReturnType<typeof createModelsService>;

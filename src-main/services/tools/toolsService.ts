@@ -1,0 +1,126 @@
+import { HomebodyError, type Policy, type ToolCall, type ToolCallOutcome } from '../../../src-shared/contract/index.js';
+import { ToolActions, type ProposalResult } from '../../agent/toolActions.js';
+import type { Store } from '../../store/store.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolRunner } from '../../tools/sandbox/toolExecutor.js';
+import type { PackConfig } from '../../tools/toolTypes.js';
+import type { Caller, Emit, HandlersOf } from '../handlers.js';
+
+type ToolsMethod =
+  | 'tools.list'
+  | 'tools.call'
+  | 'toolcalls.answer'
+  | 'toolcalls.undo'
+  | 'approvals.list'
+  | 'approvals.approve'
+  | 'approvals.deny'
+  | 'policy.folders';
+
+export interface ToolsServiceDeps {
+  readonly store: Store;
+  readonly registry: ToolRegistry;
+  /** The sandboxed worker that runs the built-in tools. */
+  readonly worker: ToolRunner;
+  /** MCP servers: the runner that sends their tools' calls to them, and when the ones started at launch are up. */
+  readonly mcp: { runner(worker: ToolRunner): ToolRunner; ready(): Promise<void> };
+  /** The policy now, and how "always allow" saves it (ToolActions audits that change itself). */
+  readonly policies: { current(): Policy; saveQuietly(next: Policy): void };
+  /** The packs' folders and settings as they are now. */
+  readonly packs: { readonly settings: { config(): PackConfig } };
+  /** Whether the user's evaluation gate lets a tool run without asking now. */
+  readonly evaluation: { gateOpen(tool: string): boolean };
+  readonly emit: Emit;
+  readonly dataDir: string;
+  /** Who decides calls through this Host, as the audit log records them. */
+  readonly caller: Caller;
+}
+
+/** A proposal's or a decision's result as the contract answers it (the call itself travels beside it). */
+export function outcomeOf(result: ProposalResult): ToolCallOutcome {
+  switch (result.status) {
+    case 'done':
+      return { status: 'done', result: result.result };
+    case 'failed':
+    case 'denied':
+    case 'rejected':
+      return { status: result.status, error: result.error };
+    case 'needs-permission':
+    case 'queued':
+      return { status: result.status };
+    default:
+      return result satisfies never;
+  }
+}
+
+/** The call a decision is about; a decision that recorded none is refused with its reason. */
+function callOf(result: ProposalResult): ToolCall {
+  if (result.call) return result.call;
+  throw new HomebodyError('INVALID_REQUEST', 'error' in result ? result.error : 'The call was not recorded.');
+}
+
+/**
+ * Tool calls behind the contract: every call, the model's or the command line's, goes through ToolActions (checked,
+ * gated by the broker, recorded, run at most once, audited); prompts answered, queued calls approved or denied,
+ * reversible ones undone, and each granted folder as it is now.
+ */
+export function createToolsService(deps: ToolsServiceDeps) {
+  const { store, registry, caller, mcp } = deps;
+  const actions = new ToolActions({
+    store,
+    registry,
+    // MCP tools to their servers, the rest to the worker.
+    executor: mcp.runner(deps.worker),
+    policy: () => deps.policies.current(),
+    packs: () => deps.packs.settings.config(),
+    savePolicy: (next) => deps.policies.saveQuietly(next),
+    emit: deps.emit,
+    evalGateOpen: (tool) => deps.evaluation.gateOpen(tool),
+    dataDir: deps.dataDir,
+  });
+  /** Decides each call in turn: the calls as they are now and, in the same order, what became of them. */
+  const decideEach = async (ids: readonly string[], decide: (id: string) => Promise<ProposalResult>) => {
+    const calls: ToolCall[] = [];
+    const outcomes: ToolCallOutcome[] = [];
+    for (const id of ids) {
+      const result = await decide(id);
+      calls.push(callOf(result));
+      outcomes.push(outcomeOf(result));
+    }
+    return { calls, outcomes };
+  };
+  const handlers: HandlersOf<ToolsMethod> = {
+    'tools.list': async ({ waitForServers }) => {
+      if (waitForServers) await mcp.ready();
+      return registry.info();
+    },
+    'tools.call': async ({ tool, args, taskId }) => {
+      if (caller !== 'cli') {
+        throw new HomebodyError(
+          'INVALID_REQUEST',
+          'In the app the assistant proposes tool calls and you decide them; `homebody tools call` runs one itself.',
+        );
+      }
+      if (taskId && !store.tasks.get(taskId)) {
+        throw new HomebodyError('TASK_NOT_FOUND', `There is no task ${taskId}; it may have been deleted.`);
+      }
+      // The MCP servers the user enabled start with the Host; their tools can be called once they run.
+      await mcp.ready();
+      const result = await actions.propose({ taskId: taskId ?? null, tool, args, actor: 'cli', interactive: false });
+      return { ...outcomeOf(result), call: result.call };
+    },
+    'toolcalls.answer': async ({ id, answer, reason }) =>
+      callOf(await actions.answerPrompt(id, answer, reason ?? null)),
+    'toolcalls.undo': async ({ id }) => actions.undo(id),
+    'approvals.list': async () => ({ calls: actions.queue() }),
+    'approvals.approve': async ({ ids, args }) => decideEach(ids, (id) => actions.approve(id, caller, args)),
+    'approvals.deny': async ({ ids, reason }) => decideEach(ids, (id) => actions.deny(id, caller, reason ?? null)),
+    'policy.folders': async () => ({ folders: actions.folderStates() }),
+  };
+  return {
+    actions,
+    handlers,
+    /** At start: calls a crash left executing become interrupted, never run again by themselves. */
+    recoverAfterCrash: (): void => actions.recoverAfterCrash(),
+  };
+}
+export type ToolsService = ReturnType<typeof createToolsService>;
