@@ -1,4 +1,4 @@
-import type { ToolCall } from '../../src-shared/contract/index.js';
+import { HomebodyError, type ToolCall } from '../../src-shared/contract/index.js';
 import { UsageError, dataDirFrom, parseSubcommand } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
 import { toCallJson } from './toolsCommand.js';
@@ -19,7 +19,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
   });
   return withCliHost(dataDirFrom(values), async (host) => {
     if (sub === 'list') {
-      const queue = host.tools.queue();
+      const { calls: queue } = await host.invoke('approvals.list', {});
       if (values.json) printJson(queue);
       else if (queue.length === 0) console.log('Nothing waits for approval.');
       else for (const call of queue) console.log(line(call));
@@ -29,11 +29,14 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     if ((sub === 'approve' || sub === 'deny') && !id)
       throw new UsageError(`approvals ${sub} needs the call's ID (see approvals list)`);
     if (sub === 'approve' || sub === 'deny') {
-      const outcome =
+      const decided =
         sub === 'approve'
-          ? await host.tools.approve(id!, 'cli')
-          : await host.tools.deny(id!, 'cli', values.reason ?? null);
-      const json = { ...toCallJson(outcome), id, state: outcome.call?.state ?? null };
+          ? await host.invoke('approvals.approve', { ids: [id!] })
+          : await host.invoke('approvals.deny', { ids: [id!], reason: values.reason ?? null });
+      const [call] = decided.calls;
+      const [outcome] = decided.outcomes;
+      if (!call || !outcome) throw new HomebodyError('INTERNAL', `Homebody did not say what became of ${id}.`);
+      const json = { ...toCallJson(outcome, call), id, state: call.state };
       if (values.json) printJson(json);
       else
         console.log(`${json.state}: ${json.error ?? (json.result === undefined ? '' : JSON.stringify(json.result))}`);

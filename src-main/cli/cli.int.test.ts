@@ -7,22 +7,19 @@ import { describe, expect, inject, it } from 'vitest';
 import { inspectGguf } from '../llm/gguf/ggufInspect.js';
 import { openStore } from '../store/store.js';
 import type { RunJson } from './runCommand.js';
+import { COMPILED_CLI } from '../testing/compiledApp.js';
 
 const exec = promisify(execFile);
 const root = resolve(import.meta.dirname, '..', '..');
 const model = inject('tinyModelPath');
 
-/** Runs the real CLI in its own process, as `npm run homebody -- ...` does. */
+/** Runs the real CLI in its own process, compiled as users get it (`npm run homebody` runs the same from sources). */
 async function homebody(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(
-      join(root, 'node_modules', '.bin', 'tsx'),
-      ['src-main/cli/main.ts', ...args],
-      {
-        cwd: root,
-        env: { ...process.env, HOMEBODY_GPU: 'cpu' },
-      },
-    );
+    const { stdout, stderr } = await exec(process.execPath, [COMPILED_CLI, ...args], {
+      cwd: root,
+      env: { ...process.env, HOMEBODY_GPU: 'cpu' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -18,6 +18,7 @@ import { createHost, type HostInternals } from '../host/createHost.js';
 import { LOCK_FILE, OWNER_FILE } from '../store/dataFolderLock.js';
 import { DATABASE_FILE } from '../store/store.js';
 import { REPO_ROOT, runCli } from '../testing/cliProcess.js';
+import { compiled } from '../testing/compiledApp.js';
 
 // One owner per data folder, with real processes: while a Host holds the folder (the app, `serve`), a command-line
 // command on it is refused, naming the holder, and changes nothing: the running call stays running, the open prompt
@@ -72,7 +73,7 @@ interface OwnerProcess {
 
 /** A Host in a process of its own (testing/hostOwnerChild.ts), holding the folder until stopped or killed. */
 function ownerProcess(dataDir: string, ...flags: string[]): OwnerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/testing/hostOwnerChild.ts', dataDir, ...flags], {
+  const child = spawn(process.execPath, [compiled('testing/hostOwnerChild'), dataDir, ...flags], {
     cwd: REPO_ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -79,9 +79,16 @@ export async function doctorCommand(args: string[]): Promise<number> {
   });
   return withCliHost(dataDirFrom(values), async (host) => {
     if (values.bench) {
-      await host.doctor.bench(values['model-id'], (phase) => process.stderr.write(`doctor: benchmark: ${phase}…\n`));
+      const off = host.subscribe((event) => {
+        if (event.type === 'doctor.progress') process.stderr.write(`doctor: benchmark: ${event.phase}…\n`);
+      });
+      try {
+        await host.invoke('doctor.bench', values['model-id'] ? { catalogId: values['model-id'] } : {});
+      } finally {
+        off();
+      }
     }
-    const report = await host.doctor.report();
+    const report = await host.invoke('doctor.report', {});
     if (values.json) printJson(report);
     else console.log(formatReport(report));
     return 0;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { runCli } from '../testing/cliProcess.js';
-import { bfclDir } from '../tools/schema/bfclFixtures.js';
+import { bfclDir } from '../testing/bfclFixtures.js';
 
 const tiny = inject('tinyModelPath');
 const tinyQwen35 = inject('tinyQwen35ModelPath');

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedHistory } from '../history/historyFixture.js';
+import { seedHistory } from '../testing/historyFixture.js';
 import { openStore } from '../store/store.js';
 import { runCli } from '../testing/cliProcess.js';
 

@@ -8,8 +8,8 @@ import {
   type HistoryEntry,
   type HistoryFilter,
 } from '../../src-shared/contract/index.js';
-import { toMarkdown } from '../history/markdownExport.js';
 import { UsageError, dataDirFrom, intOption, parseSubcommand } from './args.js';
+import type { Host } from '../host/hostTypes.js';
 import { printJson, withCliHost } from './hostForCli.js';
 
 export const HISTORY_USAGE = `homebody history list|search QUERY|show ID|export [ID...]|import FILE|delete ID...|retention [DAYS|off]
@@ -68,6 +68,19 @@ function writeFileAtomic(path: string, content: string): void {
   }
 }
 
+/** Whether the history holds task `id` (as tasks.get finds it). */
+async function taskExists(host: Host, id: string): Promise<boolean> {
+  try {
+    await host.invoke('tasks.get', { taskId: id });
+    return true;
+  } catch (error) {
+    if (error instanceof HomebodyError && (error.code === 'TASK_NOT_FOUND' || error.code === 'INVALID_REQUEST')) {
+      return false;
+    }
+    throw error;
+  }
+}
+
 export async function historyCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   const { values, positionals } = parseSubcommand(rest, {
@@ -109,7 +122,7 @@ export async function historyCommand(args: string[]): Promise<number> {
         if (!id) throw new UsageError('history show needs a task ID (see history list)');
         const detail = await host.invoke('tasks.get', { taskId: id });
         if (values.json) printJson(detail);
-        else process.stdout.write(toMarkdown(host.history.exportedTasks([id]), Date.now()));
+        else process.stdout.write((await host.invoke('history.export', { taskIds: [id], format: 'md' })).content);
         return 0;
       }
       case 'export': {
@@ -153,7 +166,8 @@ export async function historyCommand(args: string[]): Promise<number> {
           return 0;
         }
         if (!positionals.length) throw new UsageError('history delete needs task IDs (or --all)');
-        const notFound = positionals.filter((id) => !host.store.history.hasTask(id));
+        const notFound: string[] = [];
+        for (const id of positionals) if (!(await taskExists(host, id))) notFound.push(id);
         const { deleted } = await host.invoke('history.delete', { taskIds: positionals });
         if (values.json) printJson({ deleted, notFound });
         else {

@@ -1,4 +1,5 @@
-import { createHost, type HostInternals } from '../host/createHost.js';
+import { createHost } from '../host/createHost.js';
+import type { Host } from '../host/hostTypes.js';
 
 /**
  * The command as the data folder's owner record names it: "homebody approvals list", "homebody tools call", so a
@@ -11,14 +12,21 @@ export function commandLabel(argv: readonly string[] = process.argv.slice(2)): s
   return words.join(' ');
 }
 
+/** What the user must be told of this start (a damaged database moved aside, a secret store problem), on stderr. */
+export async function printNotices(host: Host): Promise<void> {
+  const { notices } = await host.invoke('app.info', {});
+  for (const notice of notices) console.error(`homebody: ${notice.message}`);
+}
+
 /**
  * The Host without a model, for commands that act on tools, approvals and the policy. It takes the data folder for
  * as long as the command runs (a second command waits for it), and is refused while the app or `serve` holds it.
+ * Commands reach it only through the contract (Host.invoke), as the app does.
  */
-export async function withCliHost<T>(dataDir: string, fn: (host: HostInternals) => Promise<T>): Promise<T> {
-  const host = await createHost({ dataDir, shell: 'cli', loadModelOnStart: false, command: commandLabel() });
-  for (const notice of host.notices) console.error(`homebody: ${notice.message}`);
+export async function withCliHost<T>(dataDir: string, fn: (host: Host) => Promise<T>): Promise<T> {
+  const host: Host = await createHost({ dataDir, shell: 'cli', loadModelOnStart: false, command: commandLabel() });
   try {
+    await printNotices(host);
     return await fn(host);
   } finally {
     await host.dispose();

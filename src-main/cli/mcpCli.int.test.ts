@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../store/store.js';
 import { runCli } from '../testing/cliProcess.js';
 import { commandFingerprint, commandToConfirm } from '../tools/mcp/commandConfirmation.js';
-import { EVERYTHING_ENTRY, stdioConfig, writeMarkingServer } from '../tools/mcp/mcpTestServers.js';
+import { EVERYTHING_ENTRY, stdioConfig, writeMarkingServer } from '../testing/tools/mcpTestServers.js';
 import type { ToolCallJson } from './toolsCommand.js';
 
 describe('homebody tools with an MCP server enabled', () => {

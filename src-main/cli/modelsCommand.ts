@@ -126,8 +126,7 @@ async function download(
       process.stderr.write('homebody: checking size and sha256…\n');
     }
     if (FINAL.has(event.state)) {
-      const current = host.models.downloads.get(id);
-      if (current) settle(current);
+      void host.invoke('models.getDownload', { id }).then(settle, () => undefined);
     }
   };
   const off = host.subscribe(onEvent);
@@ -144,8 +143,8 @@ async function download(
     );
     id = started.id;
     for (const event of seen.splice(0)) onEvent(event);
-    const now = host.models.downloads.get(id);
-    if (now && FINAL.has(now.state)) settle(now);
+    const now = await host.invoke('models.getDownload', { id });
+    if (FINAL.has(now.state)) settle(now);
     const result = await ended;
     if (values.json) printJson(result);
     switch (result.state) {

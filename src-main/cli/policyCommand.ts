@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { HomebodyError, PolicyModeSchema } from '../../src-shared/contract/index.js';
+import { modeFor } from '../permissions/policy.js';
 import { UsageError, dataDirFrom, parseSubcommand } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
 
@@ -15,18 +16,17 @@ export async function policyCommand(args: string[]): Promise<number> {
     out: { type: 'string' },
   });
   return withCliHost(dataDirFrom(values), async (host) => {
-    const policy = host.policy();
+    const policy = await host.invoke('policy.get', {});
     switch (sub) {
       case 'show': {
         console.log('Granted folders:');
         if (policy.folders.length === 0) console.log('  (none)');
         for (const f of policy.folders) console.log(`  ${f.path}${f.untrusted ? '  (untrusted content)' : ''}`);
         console.log('Tools:');
-        for (const t of host.registry.all()) {
+        for (const t of await host.invoke('tools.list', {})) {
           const explicit = policy.tools[t.name];
-          console.log(
-            `  ${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${explicit ?? `${host.tools.offeredTools().includes(t) ? 'default' : 'off'}`}`,
-          );
+          const offered = modeFor(policy, t.name, t.risk) !== 'off';
+          console.log(`  ${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${explicit ?? (offered ? 'default' : 'off')}`);
         }
         return 0;
       }
@@ -35,12 +35,16 @@ export async function policyCommand(args: string[]): Promise<number> {
         const [dir] = positionals;
         if (!dir) throw new UsageError(`policy ${sub} needs a folder`);
         if (sub === 'revoke') {
-          host.policies.revoke(dir, 'cli');
+          await host.invoke('policy.revokeFolder', { path: dir });
           console.log(`Revoked ${dir}`);
           return 0;
         }
         try {
-          const next = host.policies.grant({ path: dir, untrusted: values.untrusted }, 'cli', values['confirm-broad']);
+          const next = await host.invoke('policy.grantFolder', {
+            path: dir,
+            untrusted: values.untrusted,
+            confirmBroad: values['confirm-broad'],
+          });
           console.log(`Granted ${next.folders.at(-1)?.path}`);
           return 0;
         } catch (error) {
@@ -56,7 +60,7 @@ export async function policyCommand(args: string[]): Promise<number> {
         const parsedMode = PolicyModeSchema.safeParse(mode);
         if (!tool || !parsedMode.success)
           throw new UsageError('policy set needs a tool and a mode: auto, ask, queue or off');
-        host.policies.setMode(tool, parsedMode.data, 'cli');
+        await host.invoke('policy.setMode', { tool, mode: parsedMode.data });
         console.log(`${tool}: ${parsedMode.data}`);
         return 0;
       }
@@ -76,7 +80,7 @@ export async function policyCommand(args: string[]): Promise<number> {
           throw new HomebodyError('INVALID_REQUEST', `Cannot read the policy ${file}: ${(error as Error).message}`);
         }
         try {
-          printJson(host.policies.replace(raw, 'cli', values['confirm-broad']));
+          printJson(await host.invoke('policy.set', { policy: raw, confirmBroad: values['confirm-broad'] }));
         } catch (error) {
           if (!(error instanceof HomebodyError) || error.code !== 'CONFIRMATION_REQUIRED') throw error;
           console.error(

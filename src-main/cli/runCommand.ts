@@ -3,7 +3,9 @@ import { resolve } from 'node:path';
 import type { ChatStats, Message } from '../../src-shared/contract/index.js';
 import { DEFAULT_MAX_TOKENS } from '../agent/chatRunner.js';
 import { createHost } from '../host/createHost.js';
+import type { Host } from '../host/hostTypes.js';
 import { HOST_OPTIONS, UsageError, dataDirFrom, replyOverrides, usageErrors } from './args.js';
+import { printNotices } from './hostForCli.js';
 
 export const RUN_USAGE = `homebody run --model FILE [--data-dir DIR] [--max-tokens N] [--temperature T] [--task ID] [--json] "prompt"
   Loads the model, answers the prompt (streamed to stdout) and saves the task in the data folder.
@@ -35,21 +37,29 @@ export async function runCommand(args: string[]): Promise<number> {
   if (!prompt) throw new UsageError('a prompt is required, e.g. homebody run --model m.gguf "Hello"');
   const json = values.json;
 
-  const host = await createHost({
+  const host: Host = await createHost({
     dataDir: dataDirFrom(values),
     shell: 'cli',
     loadModelOnStart: false,
     reply: replyOverrides(values),
     command: 'homebody run',
   });
-  for (const notice of host.notices) console.error(`homebody: ${notice.message}`);
   let reported = -1;
   const offProgress = host.subscribe((event) => {
     if (event.type !== 'model.state' || event.state.status !== 'loading' || !process.stderr.isTTY) return;
     const percent = Math.floor(event.state.progress * 10) * 10;
     if (percent !== reported) process.stderr.write(`\rLoading model… ${(reported = percent)}%`);
   });
+  // Every reply's end, by its message: the one this command waits for may end before chat.send has answered.
+  const finished = new Map<string, Message>();
+  let onFinished: (() => void) | undefined;
+  const offFinished = host.subscribe((event) => {
+    if (event.type !== 'message.finished') return;
+    finished.set(event.message.id, event.message);
+    onFinished?.();
+  });
   try {
+    await printNotices(host);
     const state = await host.invoke('model.open', { path: resolve(values.model) });
     offProgress();
     if (process.stderr.isTTY && reported >= 0) process.stderr.write('\n');
@@ -65,9 +75,15 @@ export async function runCommand(args: string[]): Promise<number> {
           if (event.type === 'message.delta' && event.messageId === sent.assistantMessageId)
             process.stdout.write(event.text);
         });
-    const stopOnSignal = () => void host.chat.stop(sent.taskId);
+    const stopOnSignal = () => void host.invoke('chat.stop', { taskId: sent.taskId }).catch(() => undefined);
     process.once('SIGINT', stopOnSignal);
-    const final = await host.chat.whenDone(sent.taskId);
+    const final = await new Promise<Message>((done) => {
+      onFinished = () => {
+        const message = finished.get(sent.assistantMessageId);
+        if (message) done(message);
+      };
+      onFinished();
+    });
     process.off('SIGINT', stopOnSignal);
     offText();
 
@@ -76,25 +92,26 @@ export async function runCommand(args: string[]): Promise<number> {
       const out: RunJson = {
         taskId: sent.taskId,
         messages: messages.map((m) => ({ role: m.role, text: m.text })),
-        stats: final?.stats ?? null,
-        state: final?.state ?? 'failed',
+        stats: final.stats ?? null,
+        state: final.state,
       };
       process.stdout.write(`${JSON.stringify(out)}\n`);
     } else {
       process.stdout.write('\n');
-      if (final?.stats) {
+      if (final.stats) {
         const s = final.stats;
         console.error(
           `[${final.state}] ${s.completionTokens} tokens, ${s.tokensPerSecond?.toFixed(1) ?? '-'} tokens/s, first token ${s.ttftMs?.toFixed(0) ?? '-'} ms, prompt ${s.promptTokens} tokens · task ${sent.taskId}`,
         );
       }
     }
-    if (final?.state === 'failed') {
+    if (final.state === 'failed') {
       if (!json) console.error(`homebody: ${final.error ?? 'the reply failed'}`);
       return 1;
     }
     return 0;
   } finally {
+    offFinished();
     await host.dispose();
   }
 }

@@ -1,33 +1,28 @@
 import { parseArgs } from 'node:util';
-import { existsSync, readFileSync } from 'node:fs';
-import { z } from 'zod';
-import type { ScriptedCall } from '../llm/engineTypes.js';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createHost } from '../host/createHost.js';
-import { PageCommandConfirmer } from '../host/pageCommandConfirmer.js';
-import { PageDeviceBridge } from '../host/pageDeviceBridge.js';
+import { createHost, type CreateHostOptions } from '../host/createHost.js';
+import type { Host } from '../host/hostTypes.js';
+import { PageCommandConfirmer } from '../services/mcp/pageCommandConfirmer.js';
+import { PageDeviceBridge } from '../services/packs/pageDeviceBridge.js';
 import { startBrowserServer } from '../server/browserServer.js';
 import { rendererDir } from '../util/appPaths.js';
 import { HOST_OPTIONS, UsageError, dataDirFrom, intOption, replyOverrides, usageErrors } from './args.js';
+import { printNotices } from './hostForCli.js';
 
 export const SERVE_USAGE = `homebody serve [--model FILE] [--data-dir DIR] [--port N] [--max-tokens N] [--temperature T]
   Browser mode: serves Homebody on 127.0.0.1 only and prints the address to open (it carries a
   per-launch access token). Without --model, the last model opened is loaded again, if any.`;
 
-/** Tests only: `{"prompt": [{"name", "params"}]}`, calls a generated model is pushed to make (see ChatRunner). */
-function readScripts(file: string): Record<string, ScriptedCall[]> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`--script ${file}: ${(error as Error).message}`);
-  }
-  const parsed = z.record(z.string(), z.array(z.object({ name: z.string(), params: z.string() }))).safeParse(raw);
-  if (!parsed.success) throw new UsageError(`--script ${file}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+export function serveCommand(args: string[]): Promise<number> {
+  return serve(args);
 }
 
-export async function serveCommand(args: string[]): Promise<number> {
+/**
+ * `homebody serve`, with `extra` Host options for an entry that is not the CLI's (the end-to-end specs' scripted
+ * engine, src-main/testing/scriptedServe.ts); they win over what the arguments say.
+ */
+export async function serve(args: string[], extra: Partial<CreateHostOptions> = {}): Promise<number> {
   const { values, positionals } = usageErrors(() =>
     parseArgs({
       args,
@@ -36,14 +31,12 @@ export async function serveCommand(args: string[]): Promise<number> {
       options: {
         ...HOST_OPTIONS,
         port: { type: 'string' },
-        script: { type: 'string' },
       },
     }),
   );
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const port = intOption(values.port, 'port', 0, 65535) ?? 0;
   const reply = replyOverrides(values);
-  const scripts = values.script ? readScripts(values.script) : undefined;
   const renderer = rendererDir();
   if (!existsSync(join(renderer, 'index.html'))) {
     console.error(`homebody: the user interface is not built (${renderer} is missing). Run: npm run build:renderer`);
@@ -55,17 +48,17 @@ export async function serveCommand(args: string[]): Promise<number> {
   // A stdio MCP server's command runs once the user typed, in the page, the code printed here: proof from outside
   // the API, which anyone holding the page's token could script.
   const confirmer = new PageCommandConfirmer({ tell: (text) => console.log(text) });
-  const host = await createHost({
+  const host: Host = await createHost({
     dataDir,
     shell: 'browser',
     command: 'homebody serve',
     device,
     confirmMcpCommand: confirmer,
     reply,
-    ...(scripts ? { scripts } : {}),
     ...(values.model ? { modelPath: resolve(values.model) } : {}),
+    ...extra,
   });
-  for (const notice of host.notices) console.error(`homebody: ${notice.message}`);
+  await printNotices(host);
   let server;
   try {
     server = await startBrowserServer({

@@ -1,5 +1,4 @@
-import { basisSentence } from '../../src-shared/contract/index.js';
-import type { ProposalResult } from '../agent/toolActions.js';
+import { HomebodyError, basisSentence, type ToolCall, type ToolCallOutcome } from '../../src-shared/contract/index.js';
 import { UsageError, dataDirFrom, parseSubcommand } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
 
@@ -18,26 +17,28 @@ export interface ToolCallJson {
   approvalId?: string;
 }
 
-export function toCallJson(outcome: ProposalResult): ToolCallJson {
+/** A call's outcome as the contract answers it (tools.call, approvals.approve and .deny), for the terminal. */
+export function toCallJson(outcome: ToolCallOutcome, call: ToolCall | null): ToolCallJson {
+  const error = outcome.error ?? '';
   switch (outcome.status) {
     case 'done':
       return { status: 'done', result: outcome.result };
     case 'queued':
-      return { status: 'queued', approvalId: outcome.call.id };
+      return { status: 'queued', ...(call ? { approvalId: call.id } : {}) };
     case 'needs-permission':
       return {
         status: 'needs-permission',
-        error: `${outcome.call.description.title} needs permission, because of ${
-          outcome.call.basis ? basisSentence(outcome.call.basis) : 'the policy'
+        error: `${call?.description.title ?? 'The call'} needs permission, because of ${
+          call?.basis ? basisSentence(call.basis) : 'the policy'
         }; no one can be asked here.`,
       };
     case 'denied':
-      return { status: 'denied', error: outcome.error };
+      return { status: 'denied', error };
     case 'failed':
     case 'rejected':
-      return { status: 'failed', error: outcome.error };
+      return { status: 'failed', error };
     default:
-      return outcome satisfies never;
+      return outcome.status satisfies never;
   }
 }
 
@@ -58,8 +59,7 @@ export async function toolsCommand(args: string[]): Promise<number> {
   if (sub === 'list') {
     return withCliHost(dataDir, async (host) => {
       // The MCP servers the user enabled start with the Host; their tools are listed once they run.
-      await host.mcp.ready();
-      const tools = host.registry.info();
+      const tools = await host.invoke('tools.list', { waitForServers: true });
       if (values.json) printJson(tools);
       else
         for (const t of tools) console.log(`${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${t.description.split('\n')[0]}`);
@@ -85,16 +85,16 @@ export async function toolsCommand(args: string[]): Promise<number> {
       return 1;
     }
     return withCliHost(dataDir, async (host) => {
-      if (values.task && !host.store.tasks.get(values.task)) throw new UsageError(`there is no task ${values.task}`);
-      await host.mcp.ready();
-      const outcome = await host.tools.propose({
-        taskId: values.task ?? null,
-        tool: name,
-        args: parsed,
-        actor: 'cli',
-        interactive: false,
-      });
-      const json = toCallJson(outcome);
+      let outcome;
+      try {
+        outcome = await host.invoke('tools.call', { tool: name, args: parsed, taskId: values.task ?? null });
+      } catch (error) {
+        if (error instanceof HomebodyError && error.code === 'TASK_NOT_FOUND') {
+          throw new UsageError(`there is no task ${values.task}`);
+        }
+        throw error;
+      }
+      const json = toCallJson(outcome, outcome.call);
       if (values.json) printJson(json);
       else printHuman(json);
       return json.status === 'done' || json.status === 'queued' ? 0 : 1;
