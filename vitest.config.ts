@@ -1,13 +1,40 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects, both run by `npm test`:
+ * - unit: no model, no process, no server; threads, the bulk of the tests (`npm run test:unit`).
+ * - integration: `*.int.test.ts`, real inference on generated models, real processes, servers on loopback
+ *   (`npm run test:integration`). node-llama-cpp and better-sqlite3 are native addons, and several files start
+ *   processes: each file runs in its own process.
+ */
+const INTEGRATION = ['src-main/**/*.int.test.ts', 'src-renderer/**/*.int.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src-shared/**/*.test.ts', 'src-main/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}'],
-    // node-llama-cpp and better-sqlite3 are native addons: run each file in its own process.
-    pool: 'forks',
-    maxWorkers: 2,
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
-    globalSetup: ['./src-main/testing/globalSetup.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src-shared/**/*.test.ts', 'src-main/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}'],
+          exclude: INTEGRATION,
+          pool: 'threads',
+          // A unit test that needs more than this is doing integration work.
+          testTimeout: 15_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: INTEGRATION,
+          // After the unit tests when both run in one command (the two pools cannot share a group).
+          sequence: { groupOrder: 1 },
+          pool: 'forks',
+          maxWorkers: 2,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          globalSetup: ['./src-main/testing/globalSetup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,5 +1,5 @@
 // Reading electronegativity's findings and deciding whether the scan passes (scripts/securityScan.mjs runs the
-// scan; src-main/app/securityScan.test.ts tests both). Kept free of I/O so that the rules are tested directly.
+// scan; src-main/app/securityScan.int.test.ts tests both). Kept free of I/O so that the rules are tested directly.
 //
 // The findings are taken from what the scanner's runner returns, not from its CSV report: version 1.10.3 writes the
 // CSV's header and its rows with two unawaited fs.writeFile calls, one truncating, so the file is sometimes torn.

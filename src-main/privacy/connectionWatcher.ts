@@ -8,7 +8,7 @@ import { normalizeHost } from './networkRules.js';
  * a promise: what was asked through the egress guard is there already; anything else is recorded here, and closed
  * when the process's judge says so.
  *
- * Node 20 publishes on these diagnostics channels (checked by connectionWatcher.test.ts, one route each):
+ * Node 20 publishes on these diagnostics channels (checked by connectionWatcher.int.test.ts, one route each):
  * - `net.client.socket`: every net.connect (plain TCP, http.request over an Agent, fetch over http), before it connects;
  * - `http.client.request.start`: http.request and https.request; their socket arrives on the request's `socket` event;
  * - `undici:client:beforeConnect`, `undici:client:connected`, `undici:client:connectError`: fetch (undici), over

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataFolderInUseError, lockDataFolder, OWNER_FILE, readOwner, type DataFolderLock } from './dataFolderLock.js';
+import { compiled } from '../testing/compiledApp.js';
 
 // The lock between real processes: another process holding the folder keeps this one out (and the other way
 // round), and the operating system lets go of it when the holder dies, a SIGKILL included, or exits.
@@ -34,7 +35,7 @@ interface Holder {
 }
 
 function startHolder(dir: string, command: string): Holder {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/testing/lockHolderChild.ts', dir, command], {
+  const child = spawn(process.execPath, [compiled('testing/lockHolderChild'), dir, command], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { COMPILED_CLI, REPO_ROOT } from './compiledApp.js';
 
 const exec = promisify(execFile);
-export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+export { REPO_ROOT };
 
 export interface CliResult {
   readonly code: number;
@@ -11,14 +11,16 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** The real CLI in its own process, as a script would run it, on the given data folder. */
+/**
+ * The real CLI in its own process, as a script would run it, on the given data folder: the compiled one, as users
+ * get it (the integration project's global setup builds it), so its tool worker runs behind the permission wall.
+ */
 export async function runCli(dataDir: string, ...args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await exec(
-      join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-      ['src-main/cli/main.ts', ...args, '--data-dir', dataDir],
-      { cwd: REPO_ROOT, maxBuffer: 64 << 20 },
-    );
+    const { stdout, stderr } = await exec(process.execPath, [COMPILED_CLI, ...args, '--data-dir', dataDir], {
+      cwd: REPO_ROOT,
+      maxBuffer: 64 << 20,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -12,6 +12,7 @@ import { createHost } from '../host/createHost.js';
 import { storageFailure } from '../store/db.js';
 import { openStore } from '../store/store.js';
 import type { CrashChildConfig } from './crashChild.js';
+import { compiled, COMPILED_CLI } from './compiledApp.js';
 
 // Crash safety with a real kill -9: Homebody runs in a process of its own (crashChild.ts: the Host as `serve` makes
 // it) on the generated model, is killed with SIGKILL while a reply streams or while a tool runs, and the data
@@ -50,7 +51,7 @@ function tempDir(prefix: string): string {
 
 /** The real CLI, for what comes before the crash: earlier tasks, the policy. */
 async function homebody(dataDir: string, ...args: string[]): Promise<string> {
-  const cli = ['--import', 'tsx', 'src-main/cli/main.ts', ...args, '--data-dir', dataDir];
+  const cli = [COMPILED_CLI, ...args, '--data-dir', dataDir];
   const { stdout } = await exec(process.execPath, cli, { cwd: root, env, maxBuffer: 16 << 20 });
   return stdout;
 }
@@ -79,7 +80,7 @@ interface SentIds {
 function startHost(dir: string, config: CrashChildConfig): HostProcess {
   const file = join(dir, 'child.json');
   writeFileSync(file, json(config));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/testing/crashChild.ts', file], {
+  const child = spawn(process.execPath, [compiled('testing/crashChild'), file], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { buildCompiledApp } from './compiledApp.js';
 import { ensureTestModel } from './testModels.js';
 
 declare module 'vitest' {
@@ -9,8 +10,12 @@ declare module 'vitest' {
   }
 }
 
-/** Makes the tiny generated models once for every test file that runs real inference. */
+/**
+ * Makes the tiny generated models once for every test file that runs real inference, and brings the compiled app
+ * up to date for the tests that run the CLI as users do.
+ */
 export default function setup(project: TestProject): void {
+  buildCompiledApp();
   project.provide('tinyModelPath', ensureTestModel('tiny', 'q8_0', 1));
   project.provide('tinyQwen35ModelPath', ensureTestModel('tiny-qwen35', 'q8_0', 1));
 }
