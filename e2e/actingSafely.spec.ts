@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, E2E_MODEL, REPO_ROOT, TSX } from './fixtures/paths.js';
+import { CLI, E2E_MODEL, REPO_ROOT, NODE } from './fixtures/paths.js';
 import { expect, sendMessage, test } from './fixtures/homebody.js';
 
 /**
@@ -26,7 +26,7 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   writeFileSync(join(outside, 'secret.txt'), 'outside secret');
   const dataDir = join(work, 'data');
   for (const folder of [reports, archive]) {
-    execFileSync(TSX, [CLI, 'policy', 'grant', folder, '--data-dir', dataDir], { cwd: REPO_ROOT, stdio: 'ignore' });
+    execFileSync(NODE, [CLI, 'policy', 'grant', folder, '--data-dir', dataDir], { cwd: REPO_ROOT, stdio: 'ignore' });
   }
   const json = JSON.stringify;
   const script = join(work, 'script.json');

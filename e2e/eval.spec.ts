@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, sendMessage, test } from './fixtures/homebody.js';
-import { CLI, E2E_MODEL, REPO_ROOT, TSX } from './fixtures/paths.js';
+import { CLI, E2E_MODEL, REPO_ROOT, NODE } from './fixtures/paths.js';
 
 /**
  * The Evaluation page as a new user meets it: two generated models added to the library, both run on the default
@@ -18,7 +18,7 @@ function twoModels(): { alpha: string; beta: string } {
   const alpha = join(dir, 'alpha-q8_0.gguf');
   const beta = join(dir, 'beta-q4_0.gguf');
   copyFileSync(E2E_MODEL, alpha);
-  execFileSync(TSX, [CLI, 'make-model', '--preset', 'tiny', '--quant', 'q4_0', '--seed', '7', '--out', beta], {
+  execFileSync(NODE, [CLI, 'make-model', '--preset', 'tiny', '--quant', 'q4_0', '--seed', '7', '--out', beta], {
     cwd: REPO_ROOT,
     stdio: 'ignore',
   });

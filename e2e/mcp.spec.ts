@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from '@playwright/test';
-import { CLI, E2E_MODEL, REPO_ROOT, TSX } from './fixtures/paths.js';
+import { CLI, E2E_MODEL, REPO_ROOT, NODE } from './fixtures/paths.js';
 import { expect, sendMessage, test, type RunningApp } from './fixtures/homebody.js';
 
 /** @modelcontextprotocol/server-everything, a real MCP server over stdio (a devDependency). */
@@ -51,7 +51,7 @@ test('an imported MCP server, once enabled, lends its tools to a task, asked lik
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-e2e-mcp-')));
   const dataDir = join(work, 'data');
   // Tools are offered once a folder is granted.
-  execFileSync(TSX, [CLI, 'policy', 'grant', work, '--data-dir', dataDir], { cwd: REPO_ROOT, stdio: 'ignore' });
+  execFileSync(NODE, [CLI, 'policy', 'grant', work, '--data-dir', dataDir], { cwd: REPO_ROOT, stdio: 'ignore' });
   const script = join(work, 'script.json');
   writeFileSync(
     script,

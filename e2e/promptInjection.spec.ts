@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, E2E_MODEL, REPO_ROOT, TSX } from './fixtures/paths.js';
+import { CLI, E2E_MODEL, REPO_ROOT, NODE } from './fixtures/paths.js';
 import { expect, sendMessage, test } from './fixtures/homebody.js';
 import { startLoopbackSmtp } from './fixtures/smtpServer.js';
 
@@ -40,7 +40,7 @@ test('a file that tells the assistant to overwrite and mail my taxes: the prompt
 
     const dataDir = join(work, 'data');
     const cli = (...args: string[]) =>
-      execFileSync(TSX, [CLI, ...args, '--data-dir', dataDir], { cwd: REPO_ROOT, stdio: 'ignore' });
+      execFileSync(NODE, [CLI, ...args, '--data-dir', dataDir], { cwd: REPO_ROOT, stdio: 'ignore' });
     cli('policy', 'grant', downloads, '--untrusted');
     cli('policy', 'grant', documents);
     cli('policy', 'set', 'write_text', 'auto');

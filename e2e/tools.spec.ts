@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, E2E_MODEL, REPO_ROOT, TSX } from './fixtures/paths.js';
+import { CLI, E2E_MODEL, REPO_ROOT, NODE } from './fixtures/paths.js';
 import { expect, sendMessage, test } from './fixtures/homebody.js';
 
 /** Runs the homebody CLI against a data folder and returns what it printed. */
 function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(TSX, [CLI, ...args, '--data-dir', dataDir], {
+  return execFileSync(NODE, [CLI, ...args, '--data-dir', dataDir], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
