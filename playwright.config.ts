@@ -13,8 +13,8 @@ export default defineConfig({
   globalSetup: './e2e/fixtures/globalSetup.ts',
   timeout: 120_000,
   expect: { timeout: 30_000 },
-  // Each test starts its own Homebody on its own data folder and port: spec files run side by side.
-  fullyParallel: false,
+  // Each test starts its own Homebody on its own data folder and port: tests run side by side, a file's included.
+  fullyParallel: true,
   workers: Number(process.env.HOMEBODY_E2E_WORKERS) || 2,
   retries: 0,
   reporter: [['list']],
