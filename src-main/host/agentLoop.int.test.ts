@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Message, ToolCall } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from './createHost.js';
 import { scriptedEngines } from '../testing/scriptedEngine.js';
+import { COMPILED_TOOL_WORKER } from '../testing/compiledApp.js';
 
 // Real inference on the generated model, real grammar-constrained function calling, the real sandbox worker:
 // the model is pushed to make the scripted calls; everything after that is the app's own path.
@@ -46,6 +47,7 @@ const scripts = {
 let host: HostInternals;
 beforeAll(async () => {
   host = await createHost({
+    toolWorker: COMPILED_TOOL_WORKER,
     dataDir: join(work, 'data'),
     shell: 'cli',
     loadModelOnStart: false,

@@ -54,7 +54,7 @@ async function startHost(options: CreateHostOptions, folder: DataFolder): Promis
   const settings = createSettingsService({ ...base, registry, caller, app });
   const policies = settings.policies;
   const packs = createPacksService({ ...base, secrets, subscribe, network, device });
-  const worker = createToolSandbox({ dataDir, egress, network, device: packs.device });
+  const worker = createToolSandbox({ dataDir, egress, network, device: packs.device, workerPath: options.toolWorker });
   const mcp = createMcpService({ ...base, registry, egress, secrets, confirmer: options.confirmMcpCommand });
   sealClearSecrets(store, [packs.sealStoredSecrets, mcp.sealStoredSecrets], notices);
   // The one edge back: a model is never changed under a reply, so the models service stops the chat's replies.

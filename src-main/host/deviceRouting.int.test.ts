@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostEvent, HostEventOf } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from './createHost.js';
 import { PageDeviceBridge } from '../services/packs/pageDeviceBridge.js';
+import { COMPILED_TOOL_WORKER } from '../testing/compiledApp.js';
 
 /**
  * The whole route of a device request in browser mode, with the real tool worker: the tool asks the Host, the
@@ -30,7 +31,13 @@ function nextEvent<T extends HostEvent['type']>(type: T): Promise<HostEventOf<T>
 }
 
 beforeAll(async () => {
-  host = await createHost({ dataDir: join(work, 'data'), shell: 'browser', loadModelOnStart: false, device: bridge });
+  host = await createHost({
+    toolWorker: COMPILED_TOOL_WORKER,
+    dataDir: join(work, 'data'),
+    shell: 'browser',
+    loadModelOnStart: false,
+    device: bridge,
+  });
   for (const tool of ['clipboard_read', 'clipboard_write', 'reminder_add', 'device_notify']) {
     await host.invoke('policy.setMode', { tool, mode: 'auto' });
   }

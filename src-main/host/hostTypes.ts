@@ -41,6 +41,12 @@ export interface CreateHostOptions extends HostOptions {
   readonly loadModelOnStart?: boolean;
   /** How the Host makes the chat's engine and each evaluation's; default createLlamaEngine. */
   readonly createEngine?: EngineFactory;
+  /**
+   * The tool worker module to run; default the one beside the executor (compiled JavaScript in the app, where Node's
+   * permission model walls it in; TypeScript through tsx from sources, where it cannot). Tests hand the compiled one
+   * to a Host running from sources, so the worker runs as users get it.
+   */
+  readonly toolWorker?: string;
   /** The model catalog file; default HOMEBODY_CATALOG, else resources/models/catalog.json. */
   readonly catalogPath?: string;
   /**

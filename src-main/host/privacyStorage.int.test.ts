@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { HostEvent, StorageReport } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from './createHost.js';
 import { scriptedEngines } from '../testing/scriptedEngine.js';
+import { COMPILED_TOOL_WORKER } from '../testing/compiledApp.js';
 
 // A real Host on a real store in a temp folder, the generated model, the real tool worker: a session leaves data in
 // every place Homebody keeps it, then "delete all my data" must leave none of it.
@@ -38,6 +39,7 @@ let host: HostInternals;
 const events: HostEvent[] = [];
 beforeAll(async () => {
   host = await createHost({
+    toolWorker: COMPILED_TOOL_WORKER,
     dataDir,
     shell: 'cli',
     loadModelOnStart: false,

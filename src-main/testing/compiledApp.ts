@@ -23,3 +23,9 @@ export function buildCompiledApp(): void {
     throw new Error(`tsc -b wrote no ${COMPILED_CLI}:\n${result.stdout}${result.stderr}`);
   }
 }
+
+/**
+ * The compiled tool worker, for a Host a test runs from sources (`toolWorker` in CreateHostOptions): it runs behind
+ * Node's permission wall as in the app, and starts without compiling the packs through tsx.
+ */
+export const COMPILED_TOOL_WORKER = compiled('tools/sandbox/toolWorker');

@@ -12,6 +12,8 @@ export interface ToolSandboxDeps {
   readonly network: { recordToolConnection(tool: string, report: unknown): void };
   /** What only the shell can do for a tool: the clipboard, the default apps, notifications. */
   readonly device: DeviceBridge;
+  /** The worker module; default the one beside the executor. */
+  readonly workerPath?: string | undefined;
 }
 
 /**
@@ -24,6 +26,7 @@ export function createToolSandbox(deps: ToolSandboxDeps): ToolExecutor {
     trashDir: join(deps.dataDir, 'trash'),
     codeRoots: [appRoot()],
     hiddenDirs: [deps.dataDir],
+    ...(deps.workerPath ? { workerPath: deps.workerPath } : {}),
     services: async (request, call) => {
       if (request.kind === 'egress') {
         const ticket = deps.egress.check(request.url, request.feature, `tool ${call.tool} (${request.purpose})`);

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProposalResult } from '../../../agent/toolActions.js';
 import { createHost, type HostInternals } from '../../../host/createHost.js';
 import { startSmtpTestServer, type SmtpTestServer } from '../../../testing/tools/smtpTestServer.js';
+import { COMPILED_TOOL_WORKER } from '../../../testing/compiledApp.js';
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-mail-host-')));
 let host: HostInternals;
@@ -26,7 +27,12 @@ const message = {
 
 beforeAll(async () => {
   smtp = await startSmtpTestServer({ user: 'me', password: 'secret', refuseDomain: 'blocked.example' });
-  host = await createHost({ dataDir: join(work, 'data'), shell: 'cli', loadModelOnStart: false });
+  host = await createHost({
+    toolWorker: COMPILED_TOOL_WORKER,
+    dataDir: join(work, 'data'),
+    shell: 'cli',
+    loadModelOnStart: false,
+  });
   // Offline mode stays on, as for a new user; mail may reach the loopback SMTP server, nothing else.
   await host.invoke('privacy.allow', SMTP_RULE);
 });

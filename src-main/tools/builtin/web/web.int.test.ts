@@ -9,6 +9,7 @@ import { testPackConfig } from '../../../testing/tools/packFixture.js';
 import { ToolExecutor } from '../../sandbox/toolExecutor.js';
 import { startWebTestServer, type WebTestServer } from '../../../testing/tools/webTestServer.js';
 import { bundleToolWorker } from '../../../testing/bundleToolWorker.js';
+import { COMPILED_TOOL_WORKER } from '../../../testing/compiledApp.js';
 
 // The web tools on the app's own path: the Host's broker and policy, the sandboxed worker, and the Host's answer to
 // the worker's egress requests (the EgressGuard), against a real HTTP server on loopback.
@@ -28,7 +29,12 @@ beforeAll(async () => {
       if (path === '/to-blocked') void host.invoke('privacy.setNetwork', { rules: LOOPBACK_RULES.slice(0, 1) });
     },
   });
-  host = await createHost({ dataDir: join(work, 'data'), shell: 'cli', loadModelOnStart: false });
+  host = await createHost({
+    toolWorker: COMPILED_TOOL_WORKER,
+    dataDir: join(work, 'data'),
+    shell: 'cli',
+    loadModelOnStart: false,
+  });
   // Offline mode stays on; the test server is reached by name and by address, each allowed by a rule naming it.
   await host.invoke('privacy.setNetwork', { rules: LOOPBACK_RULES });
   await host.invoke('policy.setMode', { tool: 'web_fetch', mode: 'auto' });
