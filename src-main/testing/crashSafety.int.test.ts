@@ -1,27 +1,28 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import type { HostEvent, Message, ToolCall } from '../../src-shared/contract/index.js';
-import type { RunJson } from '../cli/runCommand.js';
 import { createHost } from '../host/createHost.js';
 import { storageFailure } from '../store/db.js';
 import { openStore } from '../store/store.js';
-import type { CrashChildConfig } from './crashChild.js';
-import { compiled, COMPILED_CLI } from './compiledApp.js';
+import type { CrashChildConfig, EarlierReply } from './crashChild.js';
+import { compiled } from './compiledApp.js';
 
 // Crash safety with a real kill -9: Homebody runs in a process of its own (crashChild.ts: the Host as `serve` makes
-// it) on the generated model, is killed with SIGKILL while a reply streams or while a tool runs, and the data
-// folder is then opened as the next start opens it. Everything waits for states, never for a length of time.
+// it) on the generated model, makes the earlier turns, is killed with SIGKILL while a reply streams or while a tool
+// runs, and the data folder is then opened as the next start opens it. Everything waits for states, never for a
+// length of time.
 
-const exec = promisify(execFile);
 const root = resolve(import.meta.dirname, '..', '..');
 const model = inject('tinyModelPath');
-const env = { ...process.env, HOMEBODY_GPU: 'cpu' };
+// One llama.cpp thread: on a busy machine (two test files at once on two cores) two threads wait on each other at
+// every token, and a tiny model's reply runs tens of times slower; a crash is a crash at any speed.
+const THREADS = 1;
+const env = { ...process.env, HOMEBODY_GPU: 'cpu', HOMEBODY_THREADS: String(THREADS) };
 const json = (value: unknown) => JSON.stringify(value);
 const FULL_DISK = storageFailure(
   Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
@@ -49,18 +50,10 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-/** The real CLI, for what comes before the crash: earlier tasks, the policy. */
-async function homebody(dataDir: string, ...args: string[]): Promise<string> {
-  const cli = [COMPILED_CLI, ...args, '--data-dir', dataDir];
-  const { stdout } = await exec(process.execPath, cli, { cwd: root, env, maxBuffer: 16 << 20 });
-  return stdout;
-}
-
-async function runTurn(dataDir: string, ...args: string[]): Promise<RunJson> {
-  return JSON.parse(
-    await homebody(dataDir, 'run', '--model', model, '--max-tokens', '8', '--json', ...args),
-  ) as RunJson;
-}
+// The evaluated system prompt and tool definitions, shared by every Host of this file (keyed by the model file and
+// the tokens, so a Host only ever loads a prefix it would have evaluated itself): the same tools are evaluated once.
+const prefixCacheDir = realpathSync(mkdtempSync(join(tmpdir(), 'hb-crash-prefix-')));
+afterAll(() => rmSync(prefixCacheDir, { recursive: true, force: true }));
 
 interface HostProcess {
   readonly child: ChildProcess;
@@ -83,7 +76,7 @@ function startHost(dir: string, config: CrashChildConfig): HostProcess {
   const child = spawn(process.execPath, [compiled('testing/crashChild'), file], {
     cwd: root,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   live.add(child.pid!);
   let stderr = '';
@@ -102,6 +95,24 @@ function startHost(dir: string, config: CrashChildConfig): HostProcess {
     child.once('exit', (code, signal) => done(signal ?? code)),
   );
   return { child, lines, stderr: () => stderr, exited };
+}
+
+/** Waits until the Host process has its model and has made the earlier turns; answers those turns. */
+function ready(host: HostProcess): Promise<EarlierReply[]> {
+  return until(
+    'the model is loaded and the earlier turns are made',
+    () => {
+      const line = host.lines.find((l) => 'ready' in l);
+      return line ? (line.ready as { earlier: EarlierReply[] }).earlier : undefined;
+    },
+    host,
+  );
+}
+
+/** Sends a message through the Host process (its chat.send); resolves once it is saved and its reply began. */
+function send(host: HostProcess, taskId: string | null, text: string): Promise<SentIds> {
+  host.child.stdin!.write(`${json({ taskId, text })}\n`);
+  return until('the message is sent', () => host.lines.find((l) => 'sent' in l)?.sent as SentIds | undefined, host);
 }
 
 /** Polls `check` until it gives a value; fails early if the Host process ended or reported an error. */
@@ -156,19 +167,29 @@ describe('kill -9', () => {
     async () => {
       const dir = tempDir('hb-crash-reply-');
       const dataDir = join(dir, 'data');
-      const first = await runTurn(dataDir, 'Plan my week');
-      await runTurn(dataDir, '--task', first.taskId, 'And the weekend?');
-      const other = await runTurn(dataDir, 'A shopping list');
+      // The earlier tasks, made in the process that is then killed: two turns of one task, one turn of another.
+      let host = startHost(dir, {
+        dataDir,
+        model,
+        maxTokens: 4000,
+        prefixCacheDir,
+        earlier: [{ text: 'Plan my week' }, { continues: 0, text: 'And the weekend?' }, { text: 'A shopping list' }],
+      });
+      const [first, , other] = (await ready(host)) as [EarlierReply, EarlierReply, EarlierReply];
+      expect(other.taskId).not.toBe(first.taskId);
       let earlier: Message[] = [];
       let otherTask: unknown;
       let otherMessages: Message[] = [];
-      let host: HostProcess;
       let sent: SentIds;
       let seen: string;
       let prompt: string;
       // A random-weight model may end its reply on its own after its first few tokens, before the kill: that reply is
       // simply complete, so the case is set up again with another prompt (as the full-disk case below does).
       for (let attempt = 1; ; attempt++) {
+        if (attempt > 1) {
+          host = startHost(dir, { dataDir, model, maxTokens: 4000, prefixCacheDir });
+          await ready(host);
+        }
         const before = openStore(dataDir);
         earlier = before.messages.listForTask(first.taskId);
         otherTask = before.tasks.get(other.taskId);
@@ -176,8 +197,7 @@ describe('kill -9', () => {
         before.close();
         if (attempt === 1) expect(earlier).toHaveLength(4);
         prompt = attempt === 1 ? 'Tell me a long story' : `Tell me a long story, take ${attempt}`;
-        host = startHost(dir, { dataDir, model, maxTokens: 4000, taskId: first.taskId, text: prompt });
-        sent = await until('the message is sent', () => host.lines.find((l) => 'sent' in l)?.sent as SentIds, host);
+        sent = await send(host, first.taskId, prompt);
         // The reply reaches the database as it streams, batch after batch: wait for two, then kill.
         const poll = openStore(dataDir);
         try {
@@ -258,19 +278,22 @@ describe('kill -9', () => {
         for (let j = 0; j < FILES / 80; j++)
           writeFileSync(join(big, `folder ${i}`, `note ${j}.txt`), `note ${i}.${j}\n`);
       }
-      await homebody(dataDir, 'policy', 'grant', docs);
-      await homebody(dataDir, 'policy', 'set', 'copy', 'auto');
-      const first = await runTurn(dataDir, 'Plan my week');
       const prompt = 'make a copy of Big';
       const host = startHost(dir, {
         dataDir,
         model,
         maxTokens: 256,
-        taskId: first.taskId,
-        text: prompt,
+        prefixCacheDir,
+        earlier: [{ text: 'Plan my week' }],
+        // Then the user grants Docs and lets copy run without asking, as `homebody policy grant` and `set` do.
+        calls: [
+          { method: 'policy.grantFolder', request: { path: docs, untrusted: false } },
+          { method: 'policy.setMode', request: { tool: 'copy', mode: 'auto' } },
+        ],
         scripts: { [prompt]: [{ name: 'copy', params: `{"from": ${json(big)}, "to": ${json(copyTo)}}` }] },
       });
-      const sent = await until('the message is sent', () => host.lines.find((l) => 'sent' in l)?.sent as SentIds, host);
+      const [first] = (await ready(host)) as [EarlierReply];
+      const sent = await send(host, first.taskId, prompt);
 
       const poll = openStore(dataDir);
       let call: ToolCall;
@@ -321,11 +344,7 @@ describe('kill -9', () => {
           ['user', 'complete'],
           ['assistant', 'interrupted'],
         ]);
-        expect(detail.messages.map((m) => m.text).slice(0, 3)).toEqual([
-          'Plan my week',
-          first.messages[1]!.text,
-          prompt,
-        ]);
+        expect(detail.messages.map((m) => m.text).slice(0, 3)).toEqual(['Plan my week', first.reply.text, prompt]);
         // Started once, interrupted, never finished nor started again.
         const kinds = restarted.store.audit
           .forTask(first.taskId)
@@ -356,7 +375,7 @@ describe('a full disk', () => {
         dataDir: join(dir, 'data'),
         shell: 'cli',
         loadModelOnStart: false,
-        engineConfig: { gpu: false },
+        engineConfig: { gpu: false, threads: THREADS, prefixCacheDir },
         reply: { maxTokens: 4000 },
       });
       try {

@@ -5,7 +5,7 @@
  * it holds the folder, then on the line "stop" disposes the Host (a clean exit) and exits 0. A SIGKILL from the test
  * stands for a crash.
  *
- * Usage: node --import tsx src-main/testing/hostOwnerChild.ts DIR [--executing]
+ * Usage: node build/tsc/src-main/testing/hostOwnerChild.js DIR [--executing]
  */
 import { createInterface } from 'node:readline';
 import { createHost } from '../host/createHost.js';

@@ -5,7 +5,7 @@
  *   exit      exits 0 without letting go itself: the operating system must release the lock
  * A SIGKILL from the test stands for a crash.
  *
- * Usage: node --import tsx src-main/testing/lockHolderChild.ts DIR COMMAND
+ * Usage: node build/tsc/src-main/testing/lockHolderChild.js DIR COMMAND
  */
 import { createInterface } from 'node:readline';
 import { lockDataFolder } from '../store/dataFolderLock.js';

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import type { Download } from '../../../src-shared/contract/index.js';
 import { EgressGuard } from '../../privacy/egressGuard.js';
 import { MemoryEgressLedger } from '../../privacy/egressLedger.js';
-import { REPO_ROOT } from '../../testing/cliProcess.js';
+import { compiled, REPO_ROOT } from '../../testing/compiledApp.js';
 import { ModelServer, type ModelServerOptions } from '../../testing/modelServer.js';
 import {
   DownloadManager,
@@ -17,6 +17,7 @@ import {
   type DownloadRecordStore,
 } from './downloadManager.js';
 import { isDownloaderError } from './fileDownload.js';
+import { partialBytesOnDisk, partialPathOf } from './partialFile.js';
 import { sha256File, type Verified } from './verifyFile.js';
 
 const MiB = 1024 * 1024;
@@ -94,14 +95,31 @@ function setup(options: { offline?: boolean; records?: MemoryRecords; modelsDir?
   return { manager, records, guard, ledger, adopted, events, modelsDir };
 }
 
-async function until<T>(fn: () => T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
+async function until<T>(
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 60_000, // a safety net only: every wait is for a state
+): Promise<T> {
   const start = Date.now();
   for (;;) {
-    const value = fn();
+    const value = await fn();
     if (value) return value;
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Waits until the partial file's progress record marks more than `bytes` complete on disk, and answers how much it
+ * marks: what a pause or a restart keeps. The server having sent the bytes is not enough: on a busy machine the
+ * downloader may not have written them yet.
+ */
+function onDiskOver(modelsDir: string, id: string, fileName: string, totalBytes: number, bytes: number) {
+  const partial = partialPathOf(join(modelsDir, '.downloads', id, fileName));
+  return until(async () => {
+    const onDisk = await partialBytesOnDisk(partial, totalBytes);
+    return onDisk !== null && onDisk > bytes ? onDisk : undefined;
+  }, `more than ${bytes} bytes of ${fileName} written`);
 }
 
 async function finished(manager: DownloadManager, id: string): Promise<Download> {
@@ -177,10 +195,11 @@ describe('DownloadManager (real node-llama-cpp downloader against a local server
       expectedSha256: null,
     });
     await until(() => server.rangedBytes >= 20 * MiB, 'the stall');
-    await new Promise((r) => setTimeout(r, 300));
+    const written = await onDiskOver(modelsDir, id, 'tiny.gguf', server.size, 10 * MiB);
     const paused = await manager.pause(id);
     expect(paused.state).toBe('paused');
     expect(paused.bytes).toBeGreaterThan(10 * MiB);
+    expect(paused.bytes).toBeGreaterThanOrEqual(written);
     const staged = readdirSync(join(modelsDir, '.downloads', id));
     expect(staged).toEqual(['tiny.gguf.ipull']);
     const before = server.rangedBytes;
@@ -293,7 +312,7 @@ describe('DownloadManager (real node-llama-cpp downloader against a local server
       expectedSha256: modelSha,
     });
     await until(() => server.rangedBytes >= 20 * MiB, 'the stall');
-    await new Promise((r) => setTimeout(r, 300));
+    await onDiskOver(first.modelsDir, id, 'tiny.gguf', server.size, 10 * MiB);
     // The app quits mid-download.
     await first.manager.dispose();
     server.release();
@@ -343,17 +362,20 @@ describe('DownloadManager (real node-llama-cpp downloader against a local server
 
 describe('a server that refuses a range mid-download (HTTP 403)', () => {
   it('fails the download with the status and leaves the process running', async () => {
-    const { stdout } = await promisify(execFile)(
-      join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-      ['src-main/testing/refusedRangeChild.ts', modelPath],
-      { cwd: REPO_ROOT },
-    );
-    const download = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Download;
+    const { stdout } = await promisify(execFile)(process.execPath, [compiled('testing/refusedRangeChild'), modelPath], {
+      cwd: REPO_ROOT,
+    });
+    const { download, droppedRejections } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
+      download: Download;
+      droppedRejections: number;
+    };
     expect(download.state).toBe('failed');
     expect(download.error).toMatchObject({
       code: 'DOWNLOAD_FAILED',
       message: expect.stringMatching(/refused the download .* \(HTTP 403\)/),
     });
+    // ipull did leave rejections unhandled, and the process went on past them to print this and exit 0.
+    expect(droppedRejections).toBeGreaterThan(0);
   });
 
   it('tells ipull errors apart from others', () => {
@@ -379,7 +401,14 @@ describe('a pause while the downloader counts (wrongly) every byte as received',
       expectedSha256: modelSha,
     });
     await until(() => server.held > 0 && server.requests.filter((r) => r.range !== null).length >= 3, 'the hold');
-    await new Promise((r) => setTimeout(r, 1000));
+    // The state this case is about: the downloader counts every byte as received (the manager shows its cap, the
+    // total less one byte), while the partial file holds only the chunks really written, some of them already.
+    const partial = partialPathOf(join(modelsDir, '.downloads', id, 'tiny.gguf'));
+    await until(
+      async () =>
+        manager.get(id)?.bytes === server.size - 1 && ((await partialBytesOnDisk(partial, server.size)) ?? 0) > 0,
+      'the downloader counting the whole file',
+    );
     const paused = await manager.pause(id);
     expect(paused.state).toBe('paused');
     expect(paused.bytes).toBeGreaterThan(0);
