@@ -32,6 +32,9 @@ export default defineConfig({
           maxWorkers: 2,
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // One llama.cpp thread per engine (children inherit it): two files at once on two cores with two threads
+          // each wait on each other at every token, tens of times slower. Tests of the thread setting clear it.
+          env: { HOMEBODY_THREADS: '1' },
           globalSetup: ['./src-main/testing/globalSetup.ts'],
         },
       },
