@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { EvalCaseResult } from '../../src-shared/contract/index.js';
 import { defaultEngineConfig } from '../llm/engineConfig.js';
+import type { ChatEngine } from '../llm/engineTypes.js';
 import { LlamaEngine } from '../llm/llamaEngine.js';
 import { answerScript } from '../testing/answerScripts.js';
 import type { ScriptedCall } from '../testing/scriptedCall.js';
@@ -18,7 +19,38 @@ import { evaluateModel, type EvalRunnerOptions } from './evalRunner.js';
 // make the calls of each case's answer (a random-weight model never calls by itself); the rest is the real path.
 const model = { path: inject('tinyModelPath'), label: 'tiny' };
 const work = mkdtempSync(join(tmpdir(), 'hb-eval-run-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// One llama.cpp thread: the tiny model's work per token is too small to share, and two test files run at once on
+// two cores, so a second thread mostly waits for the first (several times slower on a busy machine).
+const ENGINE = { ...defaultEngineConfig(), gpu: false, contextSize: 4096, threads: 1 } as const;
+
+/**
+ * An engine the file's runs share, loaded by the first and kept for the next: the runner loads and disposes the
+ * engine of each run, and a load is seconds. The broken model's test still gets an engine of its own.
+ */
+function loadedOnce(engine: LlamaEngine): () => ChatEngine {
+  const kept: ChatEngine = {
+    get state() {
+      return engine.state;
+    },
+    onStateChange: (listener) => engine.onStateChange(listener),
+    load: async (path) =>
+      engine.state.status === 'ready' && engine.state.info.path === path ? engine.state : engine.load(path),
+    generate: (options) => engine.generate(options),
+    dispose: async () => {},
+  };
+  return () => kept;
+}
+/** What the scripted engine plays, by prompt: each scripted test sets it before its run. */
+const scripts: Record<string, readonly ScriptedCall[]> = {};
+const plain = new LlamaEngine(ENGINE);
+const scripted = scriptedEngine(scripts, ENGINE);
+afterAll(async () => {
+  await plain.dispose();
+  await scripted.dispose();
+  rmSync(work, { recursive: true, force: true });
+});
+const plainEngine = loadedOnce(plain);
+const scriptedEngineOnce = loadedOnce(scripted);
 
 const PER_CATEGORY = 2;
 const CATEGORIES = ['simple_python', 'multiple', 'parallel', 'parallel_multiple', 'irrelevance'];
@@ -28,7 +60,7 @@ const sample: EvalCase[] = CATEGORIES.flatMap((category) =>
 
 function options(overrides: Partial<EvalRunnerOptions> = {}): EvalRunnerOptions {
   return {
-    createEngine: () => new LlamaEngine({ ...defaultEngineConfig(), gpu: false, contextSize: 4096 }),
+    createEngine: plainEngine,
     builtins: new Map(BUILTIN_TOOLS.map((t) => [t.name, t])),
     // Room for the scripted calls' openings, which count towards the cap (the script ends the reply itself).
     maxTokens: 256,
@@ -38,11 +70,10 @@ function options(overrides: Partial<EvalRunnerOptions> = {}): EvalRunnerOptions 
 }
 
 /** The runner on an engine that plays each case's calls, found by the case's prompt. */
-function scriptedOptions(scripts: ReadonlyArray<readonly [EvalCase, readonly ScriptedCall[] | undefined]>) {
-  const byPrompt = Object.fromEntries(
-    scripts.flatMap(([c, calls]) => (calls ? [[c.prompt.trim(), calls] as const] : [])),
-  );
-  return options({ createEngine: () => scriptedEngine(byPrompt, { gpu: false, contextSize: 4096 }) });
+function scriptedOptions(played: ReadonlyArray<readonly [EvalCase, readonly ScriptedCall[] | undefined]>) {
+  for (const prompt of Object.keys(scripts)) delete scripts[prompt];
+  for (const [c, calls] of played) if (calls) scripts[c.prompt.trim()] = calls;
+  return options({ createEngine: scriptedEngineOnce });
 }
 
 const byId = (cases: readonly EvalCaseResult[]) => new Map(cases.map((c) => [c.id, c]));
@@ -143,7 +174,11 @@ describe('evaluation runner on a generated model', { timeout: 300_000 }, () => {
   it('gives every case a clear error, and no score, when the model cannot be loaded', async () => {
     const broken = join(work, 'broken.gguf');
     writeFileSync(broken, 'not a model');
-    const result = await evaluateModel({ path: broken, label: 'broken' }, sample.slice(0, 2), options());
+    const result = await evaluateModel(
+      { path: broken, label: 'broken' },
+      sample.slice(0, 2),
+      options({ createEngine: () => new LlamaEngine(ENGINE) }),
+    );
     expect(result.error).toMatch(/could not be loaded/);
     expect(result.cases.map((c) => c.error)).toEqual([result.error, result.error]);
     expect(result.summary).toMatchObject({ cases: 2, errors: 2, correct: 0, peakRssMb: null });
@@ -155,6 +190,8 @@ describe('evaluation runner on a generated model', { timeout: 300_000 }, () => {
       model,
       sample,
       options({
+        // The cancel is what is tested, not the replies: a few tokens each.
+        maxTokens: 8,
         signal: controller.signal,
         onCase: (_, c) => {
           if (c.id === sample[1]!.id) controller.abort();

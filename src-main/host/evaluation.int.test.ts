@@ -40,7 +40,9 @@ beforeAll(async () => {
     dataDir: join(work, 'data'),
     shell: 'cli',
     loadModelOnStart: false,
-    engineConfig: { gpu: false, contextSize: 4096 },
+    // One llama.cpp thread: the tiny models' work per token is too small to share, and two test files run at once
+    // on two cores, so a second thread mostly waits for the first (several times slower on a busy machine).
+    engineConfig: { gpu: false, contextSize: 4096, threads: 1 },
     reply: { maxTokens: 48, temperature: 0 },
     createEngine: scriptedEngines(scripts),
   });

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defaultEngineConfig, type EngineConfig } from './engineConfig.js';
 import type { EngineTool, GenerateOptions, GenerateResult } from './engineTypes.js';
 import { LlamaEngine } from './llamaEngine.js';
@@ -37,6 +37,9 @@ async function start(
     ...defaultEngineConfig(),
     gpu: false,
     contextSize: 2048,
+    // One llama.cpp thread: the tiny model's work per token is too small to share, and two test files run at once
+    // on two cores, so a second thread mostly waits for the first (several times slower on a busy machine).
+    threads: 1,
     prefixCacheDir: dir,
     log: (line) => logs.push(line),
     ...overrides,
@@ -66,15 +69,37 @@ function ask(engine: LlamaEngine, prompt: string, offered: readonly EngineTool[]
 
 const stateFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.bin'));
 
+const QUESTION = 'Which files are in Reports?';
+/**
+ * The first start on an empty cache folder, and the question asked cold there: the first test's subject, and the
+ * saved state every other test starts from (a copy of `seeded`, so each gets its own folder without paying for
+ * another engine and another cold prefix).
+ */
+let first: { engine: LlamaEngine; dir: string; cold: GenerateResult; seeded: string };
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hb-prefix-'));
+  const { engine } = await start(dir);
+  const cold = await ask(engine, QUESTION);
+  const seeded = mkdtempSync(join(tmpdir(), 'hb-prefix-seeded-'));
+  cpSync(dir, seeded, { recursive: true });
+  first = { engine, dir, cold, seeded };
+}, 600_000);
+
+/** A new cache folder holding the state the first start saved, as a restart finds it. */
+function savedFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hb-prefix-'));
+  cpSync(first.seeded, dir, { recursive: true });
+  expect(stateFiles(dir)).toHaveLength(1);
+  return dir;
+}
+
 // Generous: several engines start per test, and the machine may be busy.
 describe('the system prompt + tools prefix', { timeout: 600_000 }, () => {
   it('is evaluated once: a new task evaluates only its own tokens', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hb-prefix-'));
-    const { engine } = await start(dir);
-    const first = await ask(engine, 'Which files are in Reports?');
-    expect(first.stats.promptTokens).toBeGreaterThan(300);
+    const { engine, dir, cold } = first;
+    expect(cold.stats.promptTokens).toBeGreaterThan(300);
     // The whole prompt was evaluated the first time.
-    expect(first.evaluatedPromptTokens).toBeGreaterThanOrEqual(first.stats.promptTokens - 1);
+    expect(cold.evaluatedPromptTokens).toBeGreaterThanOrEqual(cold.stats.promptTokens - 1);
     expect(stateFiles(dir)).toHaveLength(1);
 
     const second = await ask(engine, 'Please read the budget notes from last week');
@@ -84,13 +109,11 @@ describe('the system prompt + tools prefix', { timeout: 600_000 }, () => {
   });
 
   it('is loaded from its saved state after a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hb-prefix-'));
-    const { engine: before } = await start(dir);
-    const cold = await ask(before, 'Which files are in Reports?');
-    await before.dispose();
+    const dir = savedFolder();
+    const { cold } = first;
 
     const { engine: after, logs } = await start(dir);
-    const warm = await ask(after, 'Which files are in Reports?');
+    const warm = await ask(after, QUESTION);
     expect(warm.stats.promptTokens).toBe(cold.stats.promptTokens);
     expect(warm.evaluatedPromptTokens).toBeLessThan(30);
     expect(warm.text).toBe(cold.text);
@@ -98,18 +121,11 @@ describe('the system prompt + tools prefix', { timeout: 600_000 }, () => {
   });
 
   it('is evaluated again when the tools or the system prompt change', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hb-prefix-'));
-    const { engine: first } = await start(dir);
-    await ask(first, 'Which files are in Reports?');
-    await first.dispose();
+    const dir = savedFolder();
 
     // Other tools: the saved state is not used, the new prefix is evaluated and saved beside it.
     const { engine: otherTools } = await start(dir);
-    const changed = await ask(
-      otherTools,
-      'Which files are in Reports?',
-      tools(['list_calendar', 'add_event', 'send_mail']),
-    );
+    const changed = await ask(otherTools, QUESTION, tools(['list_calendar', 'add_event', 'send_mail']));
     expect(changed.evaluatedPromptTokens).toBeGreaterThan(changed.stats.promptTokens - 100);
     expect(stateFiles(dir)).toHaveLength(2);
     await otherTools.dispose();
@@ -118,23 +134,21 @@ describe('the system prompt + tools prefix', { timeout: 600_000 }, () => {
     const { engine: otherPrompt } = await start(dir, {
       systemPrompt: 'You are a terse assistant. Answer in one line.',
     });
-    const reworded = await ask(otherPrompt, 'Which files are in Reports?');
+    const reworded = await ask(otherPrompt, QUESTION);
     expect(reworded.evaluatedPromptTokens).toBeGreaterThanOrEqual(reworded.stats.promptTokens - 1);
     expect(stateFiles(dir)).toHaveLength(3);
   });
 
   it('ignores and deletes a damaged state file, and evaluates the prefix again', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hb-prefix-'));
-    const { engine: before } = await start(dir);
-    const cold = await ask(before, 'Which files are in Reports?');
-    await before.dispose();
+    const dir = savedFolder();
+    const { cold } = first;
     const [name] = stateFiles(dir);
     const state = join(dir, name!);
 
     // Cut short, as by a full disk or a crash in another writer.
     truncateSync(state, 1000);
     const { engine: afterTruncation, logs } = await start(dir);
-    const again = await ask(afterTruncation, 'Which files are in Reports?');
+    const again = await ask(afterTruncation, QUESTION);
     expect(again.evaluatedPromptTokens).toBeGreaterThanOrEqual(cold.stats.promptTokens - 1);
     expect(again.text).toBe(cold.text);
     expect(logs.join('\n')).toMatch(/ignoring .*\.bin/);
@@ -147,7 +161,7 @@ describe('the system prompt + tools prefix', { timeout: 600_000 }, () => {
     const { bytes } = JSON.parse((await import('node:fs')).readFileSync(manifest, 'utf8')) as { bytes: number };
     writeFileSync(state, Buffer.alloc(bytes, 7));
     const { engine: afterGarbage, logs: garbageLogs } = await start(dir);
-    const third = await ask(afterGarbage, 'Which files are in Reports?');
+    const third = await ask(afterGarbage, QUESTION);
     expect(third.evaluatedPromptTokens).toBeGreaterThanOrEqual(cold.stats.promptTokens - 1);
     expect(third.text).toBe(cold.text);
     expect(garbageLogs.join('\n')).toMatch(/ignoring/);
@@ -156,7 +170,7 @@ describe('the system prompt + tools prefix', { timeout: 600_000 }, () => {
     await afterGarbage.dispose();
     writeFileSync(manifest, '{not json');
     const { engine: afterManifest, logs: manifestLogs } = await start(dir);
-    const fourth = await ask(afterManifest, 'Which files are in Reports?');
+    const fourth = await ask(afterManifest, QUESTION);
     expect(fourth.text).toBe(cold.text);
     expect(manifestLogs.join('\n')).toMatch(/unreadable/);
   });

@@ -21,8 +21,11 @@ const modelPath = inject('tinyQwen35ModelPath');
 const dir = mkdtempSync(join(tmpdir(), 'hb-qwen35-'));
 let llama: Llama;
 let model: LlamaModel;
+// One llama.cpp thread: the tiny model's work per token is too small to share, and two test files run at once on
+// two cores, so a second thread mostly waits for the first (several times slower on a busy machine).
+const THREADS = 1;
 beforeAll(async () => {
-  llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error, maxThreads: 2 });
+  llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error, maxThreads: THREADS });
   model = await llama.loadModel({ modelPath });
 });
 afterAll(async () => {
@@ -30,7 +33,7 @@ afterAll(async () => {
 });
 
 async function newSequence(): Promise<LlamaContextSequence> {
-  const context = await model.createContext({ contextSize: 2048, threads: 2 });
+  const context = await model.createContext({ contextSize: 2048, threads: THREADS });
   return context.getSequence();
 }
 
@@ -148,7 +151,7 @@ describe("Homebody's engine on the generated qwen35 model", { timeout: 300_000 }
         { name: 'list_folder', params: '{"path": "Archive"}' },
       ],
     },
-    { gpu: false, contextSize: 2048 },
+    { gpu: false, contextSize: 2048, threads: THREADS },
     { unscriptedTokens: Infinity },
   );
   afterAll(() => engine.dispose());
