@@ -12,6 +12,9 @@ import { COMPILED_CLI } from '../testing/compiledApp.js';
 const exec = promisify(execFile);
 const root = resolve(import.meta.dirname, '..', '..');
 const model = inject('tinyModelPath');
+// One data folder for the runs: the system prompt and tool definitions (about 4,700 tokens) are evaluated by the
+// first run and saved in its prefix cache, so each later run loads them instead of evaluating them again.
+const dataDir = mkdtempSync(join(tmpdir(), 'hb-cli-'));
 
 /** Runs the real CLI in its own process, compiled as users get it (`npm run homebody` runs the same from sources). */
 async function homebody(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -29,7 +32,6 @@ async function homebody(...args: string[]): Promise<{ code: number; stdout: stri
 
 describe('homebody CLI', () => {
   it('run --json answers with the task, its messages and stats, and saves the task in the data folder', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'hb-cli-'));
     const result = await homebody(
       'run',
       '--model',
@@ -76,7 +78,6 @@ describe('homebody CLI', () => {
   });
 
   it('run streams plain text and reports specific errors with exit codes', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'hb-cli-'));
     const plain = await homebody('run', '--model', model, '--data-dir', dataDir, '--max-tokens', '6', 'Hi');
     expect(plain.code).toBe(0);
     expect(plain.stdout.trim().length).toBeGreaterThan(0);
