@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleToolWorker } from '../../testing/bundleToolWorker.js';
+import { REPO_ROOT, compiled } from '../../testing/compiledApp.js';
 import { startWebTestServer, type WebTestServer } from '../../testing/tools/webTestServer.js';
 import { testPackConfig } from '../../testing/tools/packFixture.js';
 import type { GrantedRoot } from '../toolTypes.js';
@@ -83,6 +83,12 @@ function executor(options: Partial<ExecutorOptions> = {}): ToolExecutor {
   executors.push(e);
   return e;
 }
+// The probes' executors with the default options, shared by the tests: a worker whose folders a test does not change
+// is not started again (from sources each start goes through tsx). A change of folders still starts a new one.
+let sourceExecutor: ToolExecutor | undefined;
+const sourceProbeExecutor = () => (sourceExecutor ??= executor());
+let compiledExecutor: ToolExecutor | undefined;
+const compiledProbeExecutor = () => (compiledExecutor ??= executor({ workerPath: compiledProbe }));
 const ask = async (e: ToolExecutor, tool: string, ops: Record<string, object>, over: GrantedRoot[] = roots) =>
   (await e.run(tool, ops as never, { roots: over, packs })).result as Record<string, unknown>;
 
@@ -113,11 +119,11 @@ describe('the OS sandbox around the tool worker', () => {
       kind: 'bubblewrap',
       bindFd: true,
     });
-    expect(await executor().sandbox()).toMatchObject({ kind: 'bubblewrap' });
+    expect(await sourceProbeExecutor().sandbox()).toMatchObject({ kind: 'bubblewrap' });
   });
 
   it('shows the granted folder and nothing beside it: not /etc, the data folder, a sibling, or a link out', async () => {
-    const seen = await ask(executor(), 'list_folder', {
+    const seen = await ask(sourceProbeExecutor(), 'list_folder', {
       notes: { read: join(granted, 'notes.txt') },
       written: { write: join(granted, 'new.txt'), text: 'made inside' },
       hostname: { read: '/etc/hostname' },
@@ -156,7 +162,7 @@ describe('the OS sandbox around the tool worker', () => {
   });
 
   it('gives a file tool no network, and a network tool the network (its worker has no granted folder)', async () => {
-    const e = executor();
+    const e = sourceProbeExecutor();
     const files = await ask(e, 'read_text', { socket: { connect: loopbackPort } });
     expect(files.socket).not.toBe('connected');
     expect(loopbackConnections).toBe(0);
@@ -173,7 +179,7 @@ describe('the OS sandbox around the tool worker', () => {
   });
 
   it('granting / still hides the data folder; its packs and trash stay', async () => {
-    const e = executor({ workerPath: compiledProbe });
+    const e = compiledProbeExecutor();
     const seen = await ask(
       e,
       'list_folder',
@@ -202,7 +208,7 @@ describe('the OS sandbox around the tool worker', () => {
 
   it('granting the folder that holds the data folder (a home folder) hides it too', async () => {
     const seen = await ask(
-      executor({ workerPath: compiledProbe }),
+      compiledProbeExecutor(),
       'list_folder',
       { sibling: { read: join(beside, 'secret.txt') }, key: { read: join(dataDir, 'secret.key') } },
       [{ path: work, untrusted: false }],
@@ -212,14 +218,14 @@ describe('the OS sandbox around the tool worker', () => {
 
   it("closes what Node's permission model lets through in the compiled worker, which would read it without", async () => {
     const ops = { viaFd: { viaFd: granted, then: '../Beside/secret.txt' } };
-    expect(await ask(executor({ workerPath: compiledProbe }), 'list_folder', ops)).toEqual({ viaFd: 'ENOENT' });
+    expect(await ask(compiledProbeExecutor(), 'list_folder', ops)).toEqual({ viaFd: 'ENOENT' });
     const bare = executor({ workerPath: compiledProbe, osSandbox: 'off' });
     expect(await bare.sandbox()).toMatchObject({ kind: 'none', summary: expect.stringContaining('HOMEBODY_SANDBOX') });
     expect(await ask(bare, 'list_folder', ops)).toEqual({ viaFd: 'beside the grant' });
   });
 
   it('starts a new worker when the grants change, and does not show a grant that was replaced', async () => {
-    const e = executor({ workerPath: compiledProbe });
+    const e = compiledProbeExecutor();
     const other = join(work, 'Other');
     mkdirSync(other);
     writeFileSync(join(other, 'o.txt'), 'other');
@@ -234,7 +240,7 @@ describe('the OS sandbox around the tool worker', () => {
     );
     expect(second).toEqual({ mine: 'ENOENT', o: 'other' });
     // A grant bound to another folder's identity (this one was moved away and replaced) shows nothing.
-    const replaced = await ask(executor(), 'list_folder', { o: { read: join(other, 'o.txt') } }, [
+    const replaced = await ask(sourceProbeExecutor(), 'list_folder', { o: { read: join(other, 'o.txt') } }, [
       { path: other, untrusted: false, identity: { dev: '1', ino: '1' } },
     ]);
     expect(replaced).toEqual({ o: 'ENOENT' });
@@ -242,13 +248,13 @@ describe('the OS sandbox around the tool worker', () => {
 });
 
 describe('the real worker, compiled, inside bubblewrap', () => {
-  let bundle: string;
-  beforeAll(async () => {
-    bundle = await bundleToolWorker(work);
-  });
+  // tsc's output, as the app and the CLI run it (the integration setup builds it), reading its code from the app folder.
+  const workerPath = compiled('tools/sandbox/toolWorker');
+  const realWorker = (options: Partial<ExecutorOptions> = {}) =>
+    executor({ workerPath, codeRoots: [REPO_ROOT], ...options });
 
   it('reads and writes the granted folder, refuses the link out, and runs inside bwrap', async () => {
-    const e = executor({ workerPath: bundle });
+    const e = realWorker();
     const read = await e.run('read_text', { path: join(granted, 'notes.txt') }, { roots, packs });
     expect(JSON.stringify(read.result)).toContain('granted notes');
     await e.run(
@@ -260,17 +266,19 @@ describe('the real worker, compiled, inside bubblewrap', () => {
     await expect(
       e.run('read_text', { path: join(granted, 'escape', 'secret.txt') }, { roots, packs }),
     ).rejects.toBeInstanceOf(ToolError);
-    // The worker's process is bwrap's child: its command line is bwrap's, with the bundle as the command.
+    // The worker's process is bwrap's child: its command line is bwrap's, with the worker module as the command.
+    // This process started it (other processes on the machine may run the same compiled worker).
     const sandboxed = readdirSync('/proc')
       .filter((pid) => /^\d+$/.test(pid))
-      .map((pid) => {
+      .flatMap((pid) => {
         try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+          const parent = /^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+          return parent === String(process.pid) ? [readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')] : [];
         } catch {
           return [];
         }
       })
-      .filter((argv) => argv.includes(bundle) && argv[0]?.endsWith('bwrap'));
+      .filter((argv) => argv.includes(workerPath) && argv[0]?.endsWith('bwrap'));
     expect(sandboxed.length).toBeGreaterThan(0);
     expect(sandboxed[0]).toEqual(expect.arrayContaining(['--unshare-all', '--die-with-parent', '--new-session']));
     expect(sandboxed[0]).not.toContain('--share-net');
@@ -285,7 +293,7 @@ describe('the real worker, compiled, inside bubblewrap', () => {
         'Message-ID: <ferry@example.org>\r\nDate: Tue, 1 Dec 2026 09:00:00 +0000\r\n\r\nThe ferry leaves at 7.\r\n',
     );
     const mailPacks = { ...packs, mailSource: { kind: 'maildir' as const, path: maildir } };
-    const e = executor({ workerPath: bundle });
+    const e = realWorker();
     const inbox = await e.run('mail_inbox', {}, { roots, packs: mailPacks });
     expect(JSON.stringify(inbox.result)).toContain('Ferry times');
     const draft = await e.run(
@@ -303,8 +311,7 @@ describe('the real worker, compiled, inside bubblewrap', () => {
   it('reaches a loopback page from the network worker only when the egress guard allows it', async () => {
     let allow = true;
     const asked: string[] = [];
-    const e = executor({
-      workerPath: bundle,
+    const e = realWorker({
       services: async (request) => {
         if (request.kind === 'connection') return null;
         if (request.kind !== 'egress') throw new ToolError('UNAVAILABLE', 'no device here');
