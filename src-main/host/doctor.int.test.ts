@@ -8,6 +8,9 @@ import { DEFAULT_MODEL_TEMPERATURE } from '../llm/modelSettings.js';
 import { runCli } from '../testing/cliProcess.js';
 import { createHost, type HostInternals } from './createHost.js';
 
+// The Doctor reports the machine's own defaults: no thread count from the integration project's environment.
+delete process.env.HOMEBODY_THREADS;
+
 const model = inject('tinyModelPath');
 const hosts: HostInternals[] = [];
 afterAll(async () => {
@@ -24,6 +27,19 @@ async function newHost(dataDir: string, modelPath?: string): Promise<HostInterna
   });
   hosts.push(host);
   return host;
+}
+
+/**
+ * The Host the doctor's report and benchmark share: its machine report (the GPU probes start processes) and llama.cpp
+ * runtime are made once for both; the report is checked before the benchmark, so it has none yet.
+ */
+let doctorHost: Promise<{ host: HostInternals; dataDir: string }> | undefined;
+function sharedDoctorHost(): Promise<{ host: HostInternals; dataDir: string }> {
+  doctorHost ??= (async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hb-doctor-'));
+    return { host: await newHost(dataDir), dataDir };
+  })();
+  return doctorHost;
 }
 
 /** Resolves with the first model state that passes `test`, the current one included. */
@@ -43,7 +59,7 @@ const readyWith = (contextSize: number) => (state: ModelState) =>
 
 describe('doctor', () => {
   it('reports this machine and every catalog model without throwing', async () => {
-    const host = await newHost(mkdtempSync(join(tmpdir(), 'hb-doctor-')));
+    const { host } = await sharedDoctorHost();
     const report = DoctorReportSchema.parse(await host.invoke('doctor.report', {}));
     const { machine } = report;
     expect(machine.cpu.logicalCores).toBeGreaterThanOrEqual(1);
@@ -74,8 +90,7 @@ describe('doctor', () => {
   });
 
   it('benchmarks a downloaded catalog model and then reports it as measured, the others scaled', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'hb-doctor-'));
-    const host = await newHost(dataDir);
+    const { host, dataDir } = await sharedDoctorHost();
     const [entry] = await host.invoke('model.catalog', {});
     mkdirSync(join(dataDir, 'models'));
     // The tiny generated model stands in for the catalog file (the bench reads whatever file is there).
