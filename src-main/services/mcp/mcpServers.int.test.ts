@@ -286,10 +286,12 @@ describe('MCP servers as tool sources', () => {
     });
     await mcp.handlers['mcp.add']({ server: stdioConfig('fine', script, [], { DESCRIPTION_FILE: description }) });
     await mcp.handlers['mcp.setEnabled']({ name: 'stuck', enabled: true });
-    await mcp.handlers['mcp.setEnabled']({ name: 'fine', enabled: true });
 
     const asked = await propose('mcp_stuck_greet', { name: 'Ada' });
-    const failed = await actions.answerPrompt(asked.call!.id, 'allow-once');
+    const running = actions.answerPrompt(asked.call!.id, 'allow-once');
+    // The other server starts while the call waits for its timeout.
+    await mcp.handlers['mcp.setEnabled']({ name: 'fine', enabled: true });
+    const failed = await running;
     expect(failed).toMatchObject({
       status: 'failed',
       error: expect.stringMatching(/The MCP server "stuck" did not answer within 4 s while running greet/),
