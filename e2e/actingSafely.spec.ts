@@ -112,7 +112,8 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   await page.getByTestId('nav-approvals').click();
   await page.getByTestId('approval-item').getByTestId('approval-approve').click();
   await expect(page.getByTestId('approval-item')).toHaveCount(0);
-  expect(existsSync(join(reports, 'tmp.log'))).toBe(false);
+  // The card leaves the queue once approved; the worker deletes the file right after.
+  await expect.poll(() => existsSync(join(reports, 'tmp.log'))).toBe(false);
 
   // Every proposal, decision and execution is in the audit log.
   await page.getByTestId('nav-audit').click();

@@ -2,7 +2,8 @@
  * Test support: a LlamaEngine that a script steers. A generated (random-weight) model never calls a tool by itself
  * and never ends its turn, so for each prompt a test names, the model is pushed, token by token, to make the named
  * calls and then end its reply; node-llama-cpp's grammar and parser still do their real work on what it writes.
- * A reply no script names is capped at a handful of tokens, so no test waits for a random model to ramble.
+ * A reply no script names is capped at a handful of tokens, so no test waits for a random model to ramble; in a
+ * scripted reply, a call the random model opens past the script's never reaches the app.
  *
  * Production code never sees this module: the Host takes it through `createEngine` (CreateHostOptions) and the
  * browser-mode entry for end-to-end tests is src-main/testing/scriptedServe.ts.
@@ -142,7 +143,20 @@ export class ScriptedEngine extends LlamaEngine {
       .filter((name, i, names) => names.indexOf(name) === i && !offered.some((tool) => tool.name === name))
       .map((name) => this.toolsByName.get(name))
       .filter((tool): tool is EngineTool => tool !== undefined);
-    return super.generate({ ...options, ...(options.tools ? { tools: [...offered, ...missing] } : {}) });
+    // Only the script's calls reach the app: a random model may open one more call while the last scripted one's
+    // handler runs (the grammar allows parallel calls), and that noise would land beside the call a test looks at.
+    const onToolCall = options.onToolCall;
+    let made = 0;
+    return super.generate({
+      ...options,
+      ...(options.tools ? { tools: [...offered, ...missing] } : {}),
+      ...(onToolCall
+        ? {
+            onToolCall: (name: string, args: unknown) =>
+              ++made > calls.length ? Promise.resolve('Error: no such call was expected.') : onToolCall(name, args),
+          }
+        : {}),
+    });
   }
 }
 
