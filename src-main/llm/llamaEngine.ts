@@ -58,6 +58,7 @@ function toAppError(error: unknown, fallback: AppError['code'], path: string): A
 
 interface ToolPromptOptions {
   functions?: ChatSessionModelFunctions;
+  maxParallelFunctionCalls?: number;
   tokenBias?: () => TokenBias;
   onFunctionCallParamsChunk?: (chunk: { callIndex: number; paramsChunk: string }) => void;
 }
@@ -378,6 +379,10 @@ export class LlamaEngine implements ChatEngine {
       controller.abort();
     });
     if (favoured) {
+      // A steered reply makes its calls one at a time: steering cannot end a section of calls (node-llama-cpp's
+      // TokenBias ignores end-of-generation tokens), so a model left to itself there while a handler runs would
+      // open calls of its own.
+      extra.maxParallelFunctionCalls = 1;
       extra.tokenBias = () => {
         const bias = new TokenBias(loaded.model.tokenizer);
         for (const token of favoured()) bias.set(token as Token, { logit: 1000 });

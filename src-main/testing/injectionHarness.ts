@@ -9,12 +9,16 @@ import { join, relative } from 'node:path';
 import type { Message, ToolCall } from '../../src-shared/contract/index.js';
 import type { PromptAnswer } from '../agent/toolActions.js';
 import { createHost, type CreateHostOptions, type HostInternals } from '../host/createHost.js';
+import { COMPILED_TOOL_WORKER } from './compiledApp.js';
 import type { ScriptedCall } from './scriptedCall.js';
 import { scriptedEngines } from './scriptedEngine.js';
 
 /**
  * The Host every injection suite drives: no model loaded at start (each suite opens the tiny one), a context that
- * holds the tools a first turn offers, greedy replies, and an engine that plays the suite's scripts.
+ * holds the tools a first turn offers, greedy replies, an engine that plays the suite's scripts, and the compiled
+ * tool worker: the attacks meet the worker users get (behind Node's permission wall), and it starts in under a
+ * second where one started from sources compiles every pack through tsx first (2 to 5 s on a busy machine, once per
+ * worker and again whenever a grant or a mail setting starts a new one).
  */
 export function injectionHost(
   dataDir: string,
@@ -28,6 +32,7 @@ export function injectionHost(
     engineConfig: { gpu: false, contextSize: 4096 },
     reply: { maxTokens: 512, temperature: 0 },
     createEngine: scriptedEngines(scripts),
+    toolWorker: COMPILED_TOOL_WORKER,
     ...extra,
   }).then((host) => {
     scriptsOf.set(host, scripts);
