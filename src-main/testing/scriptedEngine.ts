@@ -78,7 +78,8 @@ export function scriptSteering(calls: readonly ScriptedCall[]): ReplySteering {
     return () => {
       const call = calls[progress.handled];
       if (!call) {
-        // A call's handler is still running: close the calls section so its result is awaited and fed back.
+        // A call's handler is still running. The end token is favoured, though node-llama-cpp ignores a bias on it:
+        // what keeps the model from opening calls of its own meanwhile is that a steered reply makes one call at a time.
         if (progress.inFlight > 0) return eos;
         // The script is played and its results are in: end the reply here (a random model would ramble, or open a
         // call it never closes).
