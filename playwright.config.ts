@@ -19,6 +19,12 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   outputDir: 'test-results',
+  projects: [
+    { name: 'app', testIgnore: /models\.spec\.ts/ },
+    // Downloads run last, on their own: a pause has to land in the middle of a transfer, which a second app busy
+    // with inference on the other core made miss (the resumed download then fetched the whole file again).
+    { name: 'downloads', testMatch: /models\.spec\.ts/, dependencies: ['app'] },
+  ],
   use: {
     browserName: 'chromium',
     headless: true,

@@ -22,6 +22,9 @@ const HALF = Math.floor(MODEL_SIZE / 2);
 /** The size as the page words it ("26.9 MB"). */
 const SIZE_TEXT = `${(MODEL_SIZE / 1e6).toFixed(1)} MB`;
 
+// In order, in one worker: the pause and resume tests measure what a transfer fetched (see playwright.config.ts).
+test.describe.configure({ mode: 'default' });
+
 let server: ModelServer;
 test.beforeAll(async () => {
   server = await ModelServer.start(E2E_MODEL);
