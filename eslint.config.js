@@ -23,9 +23,10 @@ const OWNED = {
   'node-llama-cpp': ['llm'],
   electron: ['app', 'ipc', 'preload'],
   ws: ['server'],
-  // Only the sandbox starts processes (tools/sandbox); tests, and the test helpers in testing/, may start the CLI.
-  'node:child_process': ['tools', 'testing'],
-  child_process: ['tools', 'testing'],
+  // Only the sandbox starts processes (tools/sandbox); tests, and the test helpers in testing/, may start the CLI; the
+  // benchmark (a command of its own, never part of the app) starts the app for a real restart, and llama-server.
+  'node:child_process': ['tools', 'testing', 'bench'],
+  child_process: ['tools', 'testing', 'bench'],
 };
 
 const MAIN_FOLDERS = [

@@ -1,3 +1,4 @@
+import { chatTemplateText, type ChatTemplateName } from '../chatTemplates/chatTemplates.js';
 import { GgmlType, type WritableGgmlType } from '../gguf/ggufFormat.js';
 import { writeGguf, type GgufMetaValue, type GgufTensorSource } from '../gguf/ggufWriter.js';
 import { QWEN35_0_8B, TINY_QWEN35, qwen35Metadata, qwen35Tensors, type Qwen35Shape } from './qwen35Layout.js';
@@ -60,11 +61,34 @@ const FILE_TYPE: Record<QuantName, number> = { f32: 0, f16: 1, q4_0: 2, q8_0: 7 
 /** Metadata key that marks a generated model, so the app can label it as noise, never as an assistant. */
 export const SYNTHETIC_MODEL_KEY = 'homebody.synthetic';
 
+/** Metadata key naming the chat template a generated model carries (one of CHAT_TEMPLATE_NAMES), so tests can tell. */
+export const CHAT_TEMPLATE_NAME_KEY = 'homebody.chat_template_name';
+
+/**
+ * The template a preset gets unless one is asked for: Qwen3.5's (llama.cpp's, which opens a thought) for the qwen35
+ * presets, Qwen3's for the qwen3 ones. Every template is written with Qwen3's tokenizer, which has each of their
+ * tags as one token: `<tool_call>` 151657, `</tool_call>` 151658, `<tool_response>` 151665, `</tool_response>`
+ * 151666, `<think>` 151667, `</think>` 151668 (qwenTokenizer.test.ts checks them).
+ */
+export function defaultChatTemplate(preset: ModelPreset): ChatTemplateName {
+  const arch = MODEL_PRESETS[preset].arch;
+  switch (arch) {
+    case 'qwen35':
+      return 'qwen3.5';
+    case 'qwen3':
+      return 'qwen3';
+    default:
+      return arch satisfies never;
+  }
+}
+
 export interface MakeModelOptions {
   readonly preset: ModelPreset;
   readonly quant: QuantName;
   readonly seed: number;
   readonly out: string;
+  /** The chat template written into the model; default: defaultChatTemplate(preset). */
+  readonly template?: ChatTemplateName;
 }
 
 /** The layers of a qwen3 model: every layer full attention with q/k norms, tied embeddings. */
@@ -102,15 +126,21 @@ function qwen3Layout(shape: Qwen3Shape, type: WritableGgmlType, seed: number) {
 
 /**
  * Writes a GGUF model of the preset's architecture (qwen3, or qwen35 for the Qwen3.5 presets) with seeded random
- * weights and the real Qwen3 tokenizer and chat template. Norm weights are 1 so activations stay finite;
- * embeddings are tied, as in Qwen3-0.6B and Qwen3.5-0.8B.
+ * weights, the real Qwen3 tokenizer and a real chat template (Qwen3's or Qwen3.5's, see defaultChatTemplate). Norm
+ * weights are 1 so activations stay finite; embeddings are tied, as in Qwen3-0.6B and Qwen3.5-0.8B.
  *
  * The Qwen3.5 presets keep Qwen3's tokenizer (151,669 tokens; the only one Homebody has) and pad it with unused
  * tokens to Qwen3.5's 248,320 embedding rows, as llama.cpp's converter pads any vocabulary to the embedding size:
  * the embedding and output matrices, the largest in a 0.8B model, then have their real size.
  */
-export function makeModel(options: MakeModelOptions): { path: string; bytes: number; shape: ModelShape } {
+export function makeModel(options: MakeModelOptions): {
+  path: string;
+  bytes: number;
+  shape: ModelShape;
+  template: ChatTemplateName;
+} {
   const shape: ModelShape = MODEL_PRESETS[options.preset];
+  const template = options.template ?? defaultChatTemplate(options.preset);
   const type = QUANTS[options.quant];
   const tokenizer = loadQwenTokenizer(shape.vocab);
   const layout =
@@ -128,7 +158,9 @@ export function makeModel(options: MakeModelOptions): { path: string; bytes: num
     [SYNTHETIC_MODEL_KEY, { type: 'bool', value: true }],
     ...layout.metadata,
     ...tokenizer.metadata,
+    ['tokenizer.chat_template', { type: 'string', value: chatTemplateText(template) }],
+    [CHAT_TEMPLATE_NAME_KEY, { type: 'string', value: template }],
   ];
   const { bytes } = writeGguf(options.out, metadata, layout.tensors);
-  return { path: options.out, bytes, shape };
+  return { path: options.out, bytes, shape, template };
 }

