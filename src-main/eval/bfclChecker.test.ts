@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseWrittenJson, plainValue } from '../llm/writtenJson.js';
 import { type BfclFunction, loadBfclAnswers, loadBfclFunctions } from '../testing/bfclFixtures.js';
 import { type CheckedCall, type ToolDoc, checkCalls, standardizeString } from './bfclChecker.js';
 import type { ExpectedCall, MatchRule } from './evalCase.js';
@@ -381,6 +382,93 @@ describe('no-call and any-call', () => {
       error: 'Invalid syntax. Failed to decode AST when it should have.',
       errorType: 'relevance_error:decoder_failed',
     });
+  });
+});
+
+describe('numbers as the model wrote them', () => {
+  /** A call as the engine hands it over: plain args, and the same as written. */
+  const written = (name: string, text: string): CheckedCall => {
+    const value = parseWrittenJson(text);
+    return { name, args: plainValue(value), written: value };
+  };
+  /** An answer as the possible-answer file writes it. */
+  const answerOf = (text: string) => parseWrittenJson(text) as unknown as ExpectedCall;
+  const stats: ToolDoc = {
+    name: 'stats',
+    parameters: {
+      type: 'dict',
+      properties: {
+        count: { type: 'integer' },
+        scale: { type: 'float' },
+        samples: { type: 'array', items: { type: 'float' } },
+        ids: { type: 'array', items: { type: 'integer' } },
+        limits: { type: 'dict' },
+      },
+      required: ['count'],
+    },
+  };
+  const answer = answerOf(
+    '{"stats": {"count": [5], "scale": [2.0, ""], "samples": [[1.0, 3.0], ""], "ids": [[7, 8], ""], "limits": [{"max": [10]}, ""]}}',
+  );
+  const check = (args: string, expected = answer) => simple(stats, written('stats', args), expected);
+
+  it('refuses an int written as a float, as BFCL does, and takes the int', () => {
+    expect(check('{"count": 5}')).toEqual({ valid: true });
+    expect(check('{"count": 5.0}')).toEqual({
+      valid: false,
+      error: "Incorrect type for parameter 'count'. Expected type integer, got float. Parameter value: 5.0.",
+      errorType: 'type_error:simple',
+    });
+    expect(check('{"count": 5e0}').errorType).toBe('type_error:simple');
+    // Without the written form the same call is read as JavaScript reads it: 5.0 is the int 5.
+    expect(simple(stats, call('stats', { count: 5.0 }), answer).valid).toBe(true);
+  });
+
+  it('turns an int into a float for a float parameter at the top, never for an array item', () => {
+    expect(check('{"count": 5, "scale": 2}')).toEqual({ valid: true });
+    expect(check('{"count": 5, "scale": 3}').error).toBe(
+      "Invalid value for parameter 'scale': 3.0. Expected one of [2.0, ''].",
+    );
+    const samples = answerOf('{"stats": {"count": [5], "samples": [[1.0, 3.0]]}}');
+    expect(check('{"count": 5, "samples": [1.0, 3.0]}', samples).valid).toBe(true);
+    expect(check('{"count": 5, "samples": [1, 3.0]}', samples)).toEqual({
+      valid: false,
+      error:
+        "Nested type checking failed for parameter 'samples'. Expected outer type array with inner type " +
+        "<class 'float'>. Parameter value: [1, 3.0].",
+      errorType: 'type_error:nested',
+    });
+  });
+
+  it("takes an item's type from the answer as written: ints there let ints pass in an array of floats", () => {
+    const ints = answerOf('{"stats": {"count": [5], "samples": [[1, 3]]}}');
+    expect(check('{"count": 5, "samples": [1, 3]}', ints).valid).toBe(true);
+    expect(check('{"count": 5, "samples": [1.0, 3.0]}', ints).valid).toBe(true);
+  });
+
+  it('refuses a float among the items of an array of ints, unless "" leaves the item types unchecked', () => {
+    const ids = answerOf('{"stats": {"count": [5], "ids": [[7, 8]]}}');
+    expect(check('{"count": 5, "ids": [7, 8]}', ids).valid).toBe(true);
+    expect(check('{"count": 5, "ids": [7.0, 8]}', ids).errorType).toBe('type_error:nested');
+    // BFCL's quirk: an allowed "" passes the item check, and 7.0 == 7 then.
+    expect(check('{"count": 5, "ids": [7.0, 8]}').valid).toBe(true);
+    expect(check('{"count": 5, "samples": [1, 3]}').valid).toBe(true);
+  });
+
+  it("compares a dict's values by value only, as BFCL does", () => {
+    expect(check('{"count": 5, "limits": {"max": 10.0}}').valid).toBe(true);
+    expect(check('{"count": 5, "limits": {"max": 11}}').errorType).toBe('value_error:dict_value');
+  });
+
+  it('compares ints exactly, as Python does, past what a double holds', () => {
+    const big = answerOf('{"stats": {"count": [9007199254740993]}}');
+    expect(check('{"count": 9007199254740993}', big).valid).toBe(true);
+    expect(check('{"count": 9007199254740992}', big)).toEqual({
+      valid: false,
+      error: "Invalid value for parameter 'count': 9007199254740992. Expected one of [9007199254740993].",
+      errorType: 'value_error:others',
+    });
+    expect(check('{"count": -0}', answerOf('{"stats": {"count": [0]}}')).valid).toBe(true);
   });
 });
 

@@ -4,18 +4,26 @@
  * error types, its quirks included (a nested type failure that still passes as a "variable", `""` matching an
  * empty list, the multiple checker looking at the first call only).
  *
- * What JavaScript cannot reproduce: JSON numbers lose Python's int/float distinction, so an integral number is
- * an int and a float parameter takes any number (BFCL turns an int into a float there anyway); Python's
- * `1 == True` equality is kept. Where BFCL would crash (no description for the expected tool, a description
- * without parameters, a type it does not know) the checker answers instead: no description is invalid, no
- * parameters is none, an unknown type is `any`.
+ * Numbers are checked as they were written. Python's `json.loads` makes `5` an int and `5.0` a float, and BFCL
+ * checks the type: `5.0` for an `integer` parameter is a type error, and so is `5` among the items of an array of
+ * floats (only a top-level float parameter turns an int into a float). A call's `written` arguments and answers
+ * parsed by parseWrittenJson keep each literal (WrittenNumber), so the checker answers as BFCL does on them.
+ * A call with no written form (from elsewhere than the engine's dialects) keeps the JavaScript reading: an
+ * integral number is an int, and a float parameter or array item takes any number. Python's `1 == True` and exact
+ * int/float equality are kept. Where BFCL would crash (no description for the expected tool, a description
+ * without parameters, a type it does not know, an item of a list of dicts that is not a dict) the checker
+ * answers instead: no description is invalid, no parameters is none, an unknown type is `any`, an item that is
+ * not a dict is an empty one.
  */
+import { WrittenNumber, type WrittenValue } from '../llm/writtenJson.js';
 import type { ExpectedCall, MatchRule } from './evalCase.js';
 
 /** A proposed call, under the tool's original name. */
 export interface CheckedCall {
   readonly name: string;
   readonly args: unknown;
+  /** The same arguments as the model wrote them (numbers keep their literal); checked instead of `args` when given. */
+  readonly written?: WrittenValue;
 }
 
 /** A tool's description: BFCL's dialect (`dict`, `float`, `tuple`, `any`) or JSON Schema (`object`, `number`). */
@@ -64,7 +72,7 @@ function invalid(errorType: string, ...errors: string[]): CheckResult {
 // ---- Python semantics for JSON values ----
 
 function isDict(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof WrittenNumber);
 }
 
 function asDict(value: unknown): Record<string, unknown> {
@@ -77,6 +85,7 @@ function has(record: Record<string, unknown>, key: string): boolean {
 
 function pyTypeOf(value: unknown): PyType {
   if (typeof value === 'string') return 'str';
+  if (value instanceof WrittenNumber) return value.isFloat ? 'float' : 'int';
   if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
   if (typeof value === 'boolean') return 'bool';
   if (Array.isArray(value)) return 'list';
@@ -84,15 +93,36 @@ function pyTypeOf(value: unknown): PyType {
   return 'NoneType';
 }
 
-/** `type(value) == expected`, where a float parameter takes any number (see the file's comment). */
+/** `type(value) == expected`, where a plain JavaScript number (no written form) passes for a float (see above). */
 function hasPyType(value: unknown, expected: PyType): boolean {
-  return expected === 'float' ? typeof value === 'number' : pyTypeOf(value) === expected;
+  return (expected === 'float' && typeof value === 'number') || pyTypeOf(value) === expected;
+}
+
+type Numeric = number | boolean | WrittenNumber;
+
+function isNumeric(value: unknown): value is Numeric {
+  return typeof value === 'number' || typeof value === 'boolean' || value instanceof WrittenNumber;
+}
+
+/** A number as Python holds it: an int exactly (a bigint), a float as a double. */
+function exactNumber(value: Numeric): bigint | number {
+  if (typeof value === 'boolean') return value ? 1n : 0n;
+  if (value instanceof WrittenNumber) return value.isFloat ? value.value : BigInt(value.text);
+  return Number.isInteger(value) ? BigInt(value) : value;
+}
+
+/** Python's `==` on numbers: exact, across int and float (`2**53 + 1 != 2.0**53`). */
+function numbersEqual(a: Numeric, b: Numeric): boolean {
+  const x = exactNumber(a);
+  const y = exactNumber(b);
+  if (typeof x === typeof y) return x === y;
+  const [int, float] = (typeof x === 'bigint' ? [x, y] : [y, x]) as [bigint, number];
+  return Number.isInteger(float) && BigInt(float) === int;
 }
 
 /** Python's `==`: deep for lists and dicts, and `True == 1`, `1 == 1.0`. */
 function pyEquals(a: unknown, b: unknown): boolean {
-  const numeric = (v: unknown): v is number | boolean => typeof v === 'number' || typeof v === 'boolean';
-  if (numeric(a) && numeric(b)) return Number(a) === Number(b);
+  if (isNumeric(a) && isNumeric(b)) return numbersEqual(a, b);
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
   }
@@ -153,6 +183,11 @@ function reprFloat(x: number): string {
 function repr(value: unknown, asFloat = false): string {
   if (value === null || value === undefined) return 'None';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (value instanceof WrittenNumber) {
+    if (value.isFloat) return reprFloat(value.value);
+    const int = BigInt(value.text);
+    return asFloat ? reprFloat(Number(int)) : int.toString();
+  }
   if (typeof value === 'number') {
     if (asFloat || !Number.isInteger(value)) return reprFloat(value);
     return Math.abs(value) < 1e21 ? String(value === 0 ? 0 : value) : BigInt(value).toString();
@@ -351,7 +386,7 @@ function simpleFunctionChecker(doc: ToolDoc, call: CheckedCall, expected: Expect
       `Function name ${repr(doc.name)} not found in model output.`,
     );
   }
-  const args = asDict(call.args);
+  const args = asDict(call.written ?? call.args);
   for (const param of required) {
     if (!has(args, param)) {
       return invalid('simple_function_checker:missing_required', `Missing required parameter: ${repr(param)}.`);
@@ -371,7 +406,7 @@ function simpleFunctionChecker(doc: ToolDoc, call: CheckedCall, expected: Expect
       const items = asDict(details.items);
       if (has(items, 'type')) nestedType = mapType(items.type);
     }
-    // Python turns an int into a float for a float parameter; only what the messages print shows it.
+    // Python turns an int into a float for a float parameter (at the top level only, not an array's items).
     const toFloat = expectedType === 'float' && pyTypeOf(value) === 'int';
     const valueType = toFloat ? 'float' : pyTypeOf(value);
 

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { parseWrittenJson } from '../llm/writtenJson.js';
 import type { CaseTool, EvalCase, ExpectedCall, MatchRule } from './evalCase.js';
 
 /** A suite file that cannot be used, with where and why. */
@@ -33,6 +34,7 @@ export function ruleForCategory(category: string): MatchRule {
 
 interface JsonLine {
   readonly line: number;
+  readonly text: string;
   readonly value: Record<string, unknown>;
 }
 
@@ -55,7 +57,7 @@ function readJsonLines(path: string): JsonLine[] {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new SuiteError(`${path}:${i + 1} is not a JSON object`);
     }
-    out.push({ line: i + 1, value: value as Record<string, unknown> });
+    out.push({ line: i + 1, text: raw, value: value as Record<string, unknown> });
   });
   return out;
 }
@@ -97,9 +99,14 @@ export function answersPathFor(suitePath: string): string {
   return join(dirname(suitePath), 'possible_answer', basename(suitePath));
 }
 
+/**
+ * The answers keep their numbers as written (WrittenNumber): BFCL's checker takes the type of an allowed value
+ * from them, and `[1.0, 3.0]` wants floats in an array where `[1, 3]` lets ints pass.
+ */
 function readAnswers(path: string): Map<string, ExpectedCall[]> {
   const answers = new Map<string, ExpectedCall[]>();
-  for (const { line, value } of readJsonLines(path)) {
+  for (const { line, text } of readJsonLines(path)) {
+    const value = parseWrittenJson(text) as Record<string, unknown>;
     if (typeof value.id !== 'string' || !Array.isArray(value.ground_truth)) {
       throw new SuiteError(`${path}:${line}: no "id" and "ground_truth"`);
     }

@@ -12,6 +12,7 @@ import type {
   PolicyMode,
 } from '../../src-shared/contract/index.js';
 import type { ChatEngine, EngineTool } from '../llm/engineTypes.js';
+import { WrittenNumber, type WrittenValue } from '../llm/writtenJson.js';
 import { decide as brokerDecide } from '../permissions/broker.js';
 import { DEFAULT_MODE } from '../permissions/policy.js';
 import { sourcesInResult } from '../permissions/taint.js';
@@ -112,9 +113,21 @@ function omittable(schema: JsonSchema): { offered: JsonSchema; names: Set<string
 }
 
 /** The call's arguments with the optional ones given as null left out. */
-function withoutOmitted(args: unknown, names: ReadonlySet<string>): unknown {
+function withoutOmitted<T>(args: T, names: ReadonlySet<string>): T {
   if (names.size === 0 || typeof args !== 'object' || args === null || Array.isArray(args)) return args;
-  return Object.fromEntries(Object.entries(args).filter(([key, value]) => !(value === null && names.has(key))));
+  if (args instanceof WrittenNumber) return args;
+  return Object.fromEntries(Object.entries(args).filter(([key, value]) => !(value === null && names.has(key)))) as T;
+}
+
+/**
+ * A call as the run records it: with the arguments as the model wrote them, when the engine gave them, which
+ * the scoring checks (BFCL tells `5` from `5.0`, `args` cannot).
+ */
+type RecordedCall = EvalCall & { readonly written?: WrittenValue };
+
+/** The call as the case's result shows it: `args` only (the written form holds WrittenNumbers, not plain JSON). */
+function shownCall({ written: _written, ...call }: RecordedCall): EvalCall {
+  return call;
 }
 
 function prepare(c: EvalCase, builtins: ReadonlyMap<string, ToolDefinition>): PreparedCase {
@@ -229,7 +242,7 @@ async function runCase(
     if (!options.workspace) throw new Error('built-in tools need the evaluation fixtures');
     options.workspace.prepare();
   }
-  const calls: EvalCall[] = [];
+  const calls: RecordedCall[] = [];
   const answered = new Set<string>();
   const taint: string[] = [];
   let failedAt: number | undefined;
@@ -238,15 +251,25 @@ async function runCase(
   options.signal.addEventListener('abort', stop, { once: true });
   if (options.signal.aborted) stop();
 
-  const onToolCall = async (safeName: string, proposed: unknown): Promise<string> => {
+  const onToolCall = async (safeName: string, proposed: unknown, written?: WrittenValue): Promise<string> => {
     const tool = prepared.bySafeName.get(safeName);
     const rawArgs = tool ? withoutOmitted(proposed, tool.omittable) : proposed;
+    const writtenArgs = tool && written !== undefined ? withoutOmitted(written, tool.omittable) : written;
+    const asWritten = writtenArgs !== undefined ? { written: writtenArgs } : {};
     const name = tool?.original ?? prepared.names.toOriginal(safeName) ?? safeName;
     const index = calls.length;
     if (index + 1 >= MAX_CASE_CALLS) stop();
     if (!tool) {
       const told = `Error: there is no tool named ${safeName}.`;
-      calls.push({ name, args: rawArgs, valid: false, problems: ['no such tool'], decision: 'refused', result: told });
+      calls.push({
+        name,
+        args: rawArgs,
+        ...asWritten,
+        valid: false,
+        problems: ['no such tool'],
+        decision: 'refused',
+        result: told,
+      });
       return told;
     }
     const validation = validateArguments(tool.schema, rawArgs);
@@ -255,6 +278,7 @@ async function runCase(
       calls.push({
         name,
         args: rawArgs,
+        ...asWritten,
         valid: false,
         problems: validation.problems,
         decision: 'refused',
@@ -264,7 +288,7 @@ async function runCase(
     }
     const decision = decide(tool, taint, options);
     const record = (told: string): string => {
-      calls.push({ name, args: rawArgs, valid: true, decision, result: clip(told) });
+      calls.push({ name, args: rawArgs, ...asWritten, valid: true, decision, result: clip(told) });
       return told;
     };
     const scripted = answered.has(name) ? undefined : c.results[name];
@@ -333,7 +357,7 @@ async function runCase(
         ...caseFacts(c),
         correct: score.correct && !error,
         validArgs: score.validArgs,
-        calls,
+        calls: calls.map(shownCall),
         ...(reply.trim() ? { reply: clip(reply.trim()) } : {}),
         ...(score.failure ? { failure: score.failure } : {}),
         latencyMs,
@@ -354,7 +378,10 @@ async function runCase(
     };
   } catch (error) {
     const message = `The reply failed: ${(error as Error).message}`;
-    return { result: { ...failedCase(c, message), calls }, outcome: { ...errorOutcome(c, message), calls } };
+    return {
+      result: { ...failedCase(c, message), calls: calls.map(shownCall) },
+      outcome: { ...errorOutcome(c, message), calls },
+    };
   } finally {
     options.signal.removeEventListener('abort', stop);
   }

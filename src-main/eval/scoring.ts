@@ -3,6 +3,7 @@
  * that could not run (`error`) counts as wrong in every rate it belongs to.
  */
 import type { EvalSummary } from '../../src-shared/contract/index.js';
+import type { WrittenValue } from '../llm/writtenJson.js';
 import { type ToolDoc, checkCalls } from './bfclChecker.js';
 import type { EvalCase, MatchRule } from './evalCase.js';
 
@@ -10,6 +11,8 @@ import type { EvalCase, MatchRule } from './evalCase.js';
 export interface ScoredCall {
   readonly name: string;
   readonly args: unknown;
+  /** The arguments as the model wrote them (`5.0` stays a float), where the engine gave them: what BFCL checks. */
+  readonly written?: WrittenValue;
   readonly valid: boolean;
 }
 

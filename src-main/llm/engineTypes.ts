@@ -1,4 +1,5 @@
 import type { ChatStats, ModelState } from '../../src-shared/contract/index.js';
+import type { WrittenValue } from './writtenJson.js';
 
 export interface ChatTurn {
   readonly role: 'user' | 'assistant';
@@ -25,8 +26,18 @@ export interface GenerateOptions {
   readonly onReasoning: (text: string) => void;
   /** Tools the model may call, through grammar-constrained function calling. */
   readonly tools?: readonly EngineTool[];
-  /** Runs a call the model made and returns what the model is told. Required when `tools` is given. */
-  readonly onToolCall?: (name: string, args: unknown) => Promise<string>;
+  /**
+   * The names among `tools` the model may call in this reply (the ones ranked relevant); all when absent. A model
+   * spoken to in its own dialect reads every tool in one stable prompt prefix and is steered by the grammar to these;
+   * any other model is offered these only.
+   */
+  readonly callableTools?: readonly string[];
+  /**
+   * Runs a call the model made and returns what the model is told. Required when `tools` is given. `written` is
+   * the same arguments as the model wrote them, numbers keeping their literal (`5.0` is not `5`), where the
+   * engine's dialect parses them so; the evaluation scores on it as BFCL does.
+   */
+  readonly onToolCall?: (name: string, args: unknown, written?: WrittenValue) => Promise<string>;
 }
 
 /** complete: the model ended its turn; maxTokens: the length cap ended it; aborted: the user stopped it. */
