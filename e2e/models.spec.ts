@@ -264,8 +264,21 @@ test('a GGUF file is added from disk by path; a file that is not one is refused 
   await expect(page.getByTestId('add-model-error')).toHaveCount(0);
   await expect(page.getByTestId('models-status')).toContainText(/Added/);
 
+  // Its thinking setting, chosen before it is loaded, is kept for this model across loading it and a page reload.
+  const thinking = model.getByTestId('local-model-thinking-select');
+  await expect(thinking).toHaveValue('auto');
+  await expect(model.getByTestId('local-model-thinking-hint')).toContainText('once the model is loaded');
+  await thinking.selectOption('off');
+  await expect(thinking).toHaveValue('off');
+
   await model.getByTestId('local-model-use').click();
   await expect(model).toHaveAttribute('data-engine', 'ready');
+  await page.reload();
+  await openModelsPage(page);
+  await expect(localModels(page).filter({ hasText: mine }).getByTestId('local-model-thinking-select')).toHaveValue(
+    'off',
+  );
+
   await page.getByTestId('nav-chat').click();
   await expect(page.getByTestId('chat')).toBeVisible();
   await expect(page.getByTestId('model-name')).toHaveAttribute('title', mine);

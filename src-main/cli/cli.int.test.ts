@@ -102,9 +102,23 @@ describe('homebody CLI', () => {
     const summary = inspectGguf(out);
     expect(summary).toMatchObject({ architecture: 'qwen3', fileBytes: expect.any(Number) });
     expect(summary.metadata.get('general.file_type')).toBe(2);
+    expect(summary.metadata.get('homebody.chat_template_name')).toBe('qwen3');
     const wrong = await homebody('make-model', '--preset', 'huge', '--quant', 'q4_0', '--out', out);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/--preset must be one of tiny, qwen3-0.6b, tiny-qwen35, qwen3.5-0.8b/);
+    const noTemplate = await homebody(
+      'make-model',
+      '--preset',
+      'tiny',
+      '--quant',
+      'q4_0',
+      '--template',
+      'x',
+      '--out',
+      out,
+    );
+    expect(noTemplate.code).toBe(2);
+    expect(noTemplate.stderr).toMatch(/--template must be one of qwen3, qwen3.5, qwen3.5-thinking-off, not "x"/);
   });
 
   it('make-model writes a qwen35 (Qwen3.5 hybrid) GGUF with the tiny-qwen35 preset', async () => {
@@ -116,5 +130,9 @@ describe('homebody CLI', () => {
     expect(summary.architecture).toBe('qwen35');
     expect(summary.metadata.get('qwen35.full_attention_interval')).toBe(4);
     expect(summary.metadata.get('general.file_type')).toBe(7);
+    // The qwen35 presets carry Qwen3.5's template unless another is asked for (compiled code reads the .jinja file).
+    expect(result.stdout).toMatch(/qwen3\.5 chat template/);
+    expect(summary.metadata.get('homebody.chat_template_name')).toBe('qwen3.5');
+    expect(summary.metadata.get('tokenizer.chat_template')).toContain('<parameter=');
   });
 });

@@ -1,23 +1,21 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import type { ChatStats, Message } from '../../src-shared/contract/index.js';
+import { ThinkingSettingSchema, type Message } from '../../src-shared/contract/index.js';
 import { DEFAULT_MAX_TOKENS } from '../agent/chatRunner.js';
 import { createHost } from '../host/createHost.js';
 import type { Host } from '../host/hostTypes.js';
 import { HOST_OPTIONS, UsageError, dataDirFrom, replyOverrides, usageErrors } from './args.js';
 import { printNotices } from './hostForCli.js';
+import { answerNote, runJson, statsLine } from './runOutput.js';
 
-export const RUN_USAGE = `homebody run --model FILE [--data-dir DIR] [--max-tokens N] [--temperature T] [--task ID] [--json] "prompt"
+export type { RunJson } from './runOutput.js';
+
+export const RUN_USAGE = `homebody run --model FILE [--data-dir DIR] [--max-tokens N] [--temperature T] [--thinking auto|on|off] [--task ID] [--json] "prompt"
   Loads the model, answers the prompt (streamed to stdout) and saves the task in the data folder.
-  --json prints one object: {"taskId","messages":[{"role","text"}],"stats":{...},"state"}.
+  --json prints one object: {"taskId","messages":[{"role","text"}],"stats":{...},"state"}, with "reasoning" (the
+  reply's thought) and "reasoningTokens" when the model thought.
+  --thinking: for this run, whatever the model's setting: auto follows its chat template. Default: its setting.
   --task continues an earlier task. Default length cap: ${DEFAULT_MAX_TOKENS} tokens.`;
-
-export interface RunJson {
-  taskId: string;
-  messages: Array<{ role: Message['role']; text: string }>;
-  stats: ChatStats | null;
-  state: Message['state'];
-}
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = usageErrors(() =>
@@ -28,6 +26,7 @@ export async function runCommand(args: string[]): Promise<number> {
       options: {
         ...HOST_OPTIONS,
         task: { type: 'string' },
+        thinking: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     }),
@@ -36,12 +35,16 @@ export async function runCommand(args: string[]): Promise<number> {
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('a prompt is required, e.g. homebody run --model m.gguf "Hello"');
   const json = values.json;
+  const thinking = values.thinking === undefined ? undefined : ThinkingSettingSchema.safeParse(values.thinking);
+  if (thinking && !thinking.success)
+    throw new UsageError(`--thinking must be auto, on or off, not "${values.thinking}"`);
 
   const host: Host = await createHost({
     dataDir: dataDirFrom(values),
     shell: 'cli',
     loadModelOnStart: false,
     reply: replyOverrides(values),
+    ...(thinking?.success ? { thinking: thinking.data } : {}),
     command: 'homebody run',
   });
   let reported = -1;
@@ -89,21 +92,12 @@ export async function runCommand(args: string[]): Promise<number> {
 
     if (json) {
       const { messages } = await host.invoke('tasks.get', { taskId: sent.taskId });
-      const out: RunJson = {
-        taskId: sent.taskId,
-        messages: messages.map((m) => ({ role: m.role, text: m.text })),
-        stats: final.stats ?? null,
-        state: final.state,
-      };
-      process.stdout.write(`${JSON.stringify(out)}\n`);
+      process.stdout.write(`${JSON.stringify(runJson(sent.taskId, messages, final))}\n`);
     } else {
-      process.stdout.write('\n');
-      if (final.stats) {
-        const s = final.stats;
-        console.error(
-          `[${final.state}] ${s.completionTokens} tokens, ${s.tokensPerSecond?.toFixed(1) ?? '-'} tokens/s, first token ${s.ttftMs?.toFixed(0) ?? '-'} ms, prompt ${s.promptTokens} tokens · task ${sent.taskId}`,
-        );
-      }
+      const note = answerNote(final);
+      process.stdout.write(note === null ? '\n' : `${note}\n`);
+      const figures = statsLine(final, sent.taskId);
+      if (figures) console.error(figures);
     }
     if (final.state === 'failed') {
       if (!json) console.error(`homebody: ${final.error ?? 'the reply failed'}`);

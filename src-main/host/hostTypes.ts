@@ -1,4 +1,11 @@
-import type { ApiMethod, ApiRequest, ApiResponse, ApiResult, HostEvent } from '../../src-shared/contract/index.js';
+import type {
+  ApiMethod,
+  ApiRequest,
+  ApiResponse,
+  ApiResult,
+  HostEvent,
+  ThinkingSetting,
+} from '../../src-shared/contract/index.js';
 import type { ReplyOptions } from '../agent/chatRunner.js';
 import type { EngineConfig } from '../llm/engineConfig.js';
 import type { EngineFactory } from '../llm/llamaEngine.js';
@@ -37,6 +44,8 @@ export interface HostOptions {
 export interface CreateHostOptions extends HostOptions {
   readonly engineConfig?: Partial<EngineConfig>;
   readonly reply?: Partial<ReplyOptions>;
+  /** Thinking for this run, whatever each model's saved choice (`homebody run --thinking`). */
+  readonly thinking?: ThinkingSetting;
   /** Load the given (or last) model in the background at start. Default true. */
   readonly loadModelOnStart?: boolean;
   /** How the Host makes the chat's engine and each evaluation's; default createLlamaEngine. */

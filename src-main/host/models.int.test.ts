@@ -59,7 +59,7 @@ function catalogFile(entries: CatalogEntry[]): string {
 async function newHost(
   dataDir: string,
   catalogPath: string,
-  extra: { offline?: boolean } = {},
+  extra: { offline?: boolean; thinking?: 'auto' | 'on' | 'off' } = {},
 ): Promise<{ host: HostInternals; events: HostEvent[] }> {
   const host = await createHost({
     dataDir,
@@ -250,6 +250,43 @@ describe('models (Host)', () => {
     expect(removed.message).toMatch(/the file itself was left where it is/);
     expect(existsSync(mine)).toBe(true);
     expect((await host.invoke('models.list', {})).models).toEqual([]);
+  });
+
+  it("keeps each model's thinking choice across a restart, gives the loaded model's to the engine, forgets it with the model", async () => {
+    const dataDir = tmp('hb-models-');
+    const { host, events } = await newHost(dataDir, catalogFile([]));
+    const mine = join(tmp('hb-add-'), 'mine.gguf');
+    copyFileSync(modelPath, mine);
+    const added = await host.invoke('models.add', { path: mine });
+    expect(added.thinking).toBe('auto');
+    await expect(
+      host.invoke('models.setThinking', { id: added.id, thinking: 'sometimes' as 'on' }),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(host.invoke('models.setThinking', { id: 'nope', thinking: 'off' })).rejects.toMatchObject({
+      code: 'MODEL_NOT_FOUND',
+    });
+    expect(await host.invoke('models.setThinking', { id: added.id, thinking: 'off' })).toMatchObject({
+      thinking: 'off',
+    });
+    const changed = events.filter((e) => e.type === 'models.changed').at(-1);
+    expect(changed?.type === 'models.changed' && changed.listing.models[0]?.thinking).toBe('off');
+    await host.dispose();
+
+    const { host: again } = await newHost(dataDir, catalogFile([]));
+    expect((await again.invoke('models.list', {})).models[0]?.thinking).toBe('off');
+    await again.invoke('models.activate', { id: added.id });
+    expect(again.modelSettings.loadSettings().thinking).toBe('off');
+    await again.invoke('models.remove', { id: added.id });
+    const readded = await again.invoke('models.add', { path: mine });
+    expect(readded.thinking).toBe('auto');
+    await again.invoke('models.setThinking', { id: readded.id, thinking: 'off' });
+    await again.dispose();
+
+    // `homebody run --thinking on`: this run's choice wins over the saved one, which stays as it was.
+    const { host: run } = await newHost(dataDir, catalogFile([]), { thinking: 'on' });
+    await run.invoke('models.activate', { id: readded.id });
+    expect(run.modelSettings.loadSettings().thinking).toBe('on');
+    expect((await run.invoke('models.list', {})).models[0]?.thinking).toBe('off');
   });
 
   it('answers specific errors: unknown catalog entry, unknown download or model, bad URI, offline', async () => {

@@ -7,7 +7,10 @@ import {
   needsReload,
   overridesFrom,
   parseSaved,
+  parseThinkingChoices,
   resolveSettings,
+  thinkingFor,
+  withThinking,
 } from './modelSettings.js';
 
 const GIB = 1024 ** 3;
@@ -84,5 +87,24 @@ describe('resolution', () => {
     expect(needsReload(defaults, { ...defaults, contextSize: 2048 })).toBe(true);
     expect(needsReload(defaults, { ...defaults, gpuLayers: 0 })).toBe(true);
     expect(needsReload(defaults, { ...defaults, threads: 1 })).toBe(true);
+  });
+});
+
+describe("each model's thinking choice", () => {
+  it('is kept per model file, by its absolute path; auto removes the entry', () => {
+    let choices = withThinking({}, '/models/botpsy.gguf', 'off');
+    choices = withThinking(choices, '/models/qwen3.gguf', 'on');
+    expect(thinkingFor(choices, '/models/botpsy.gguf')).toBe('off');
+    expect(thinkingFor(choices, '/models/../models/qwen3.gguf')).toBe('on');
+    expect(thinkingFor(choices, '/models/other.gguf')).toBe('auto');
+    choices = withThinking(choices, '/models/botpsy.gguf', 'auto');
+    expect(choices).toEqual({ '/models/qwen3.gguf': 'on' });
+  });
+
+  it('reads saved choices leniently and refuses a setting that is not one', () => {
+    expect(parseThinkingChoices({ '/a.gguf': 'off', '/b.gguf': 'maybe', '/c.gguf': 1 })).toEqual({ '/a.gguf': 'off' });
+    expect(parseThinkingChoices('off')).toEqual({});
+    expect(parseThinkingChoices(['off'])).toEqual({});
+    expect(() => withThinking({}, '/a.gguf', 'sometimes' as 'on')).toThrow();
   });
 });

@@ -1,12 +1,15 @@
 import { availableParallelism, totalmem } from 'node:os';
+import { resolve } from 'node:path';
 import {
   MAX_CONTEXT_SIZE,
   MIN_CONTEXT_SIZE,
   SavedModelSettingsSchema,
+  ThinkingSettingSchema,
   type ModelSettingKey,
   type ModelSettings,
   type ModelSettingsView,
   type SavedModelSettings,
+  type ThinkingSetting,
 } from '../../src-shared/contract/index.js';
 
 const GIB = 1024 ** 3;
@@ -137,4 +140,39 @@ export function needsReload(before: ModelSettings, after: ModelSettings): boolea
   return (
     before.contextSize !== after.contextSize || before.gpuLayers !== after.gpuLayers || before.threads !== after.threads
   );
+}
+
+/**
+ * Each model's thinking choice, by model file: 'on' or 'off'; a model left out follows its chat template ('auto').
+ * Kept apart from the settings above, which apply to whichever model is active: a template's thinking is its own.
+ */
+export type ThinkingChoices = Readonly<Record<string, 'on' | 'off'>>;
+
+/** The key a model file's thinking choice is saved under: its absolute path (case-folded on Windows, as its paths are). */
+export function thinkingKey(path: string): string {
+  const absolute = resolve(path);
+  return process.platform === 'win32' ? absolute.toLowerCase() : absolute;
+}
+
+/** Saved choices read leniently: an entry that no longer validates is dropped, the rest kept. */
+export function parseThinkingChoices(raw: unknown): ThinkingChoices {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  const kept: Record<string, 'on' | 'off'> = {};
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (value === 'on' || value === 'off') kept[key] = value;
+  }
+  return kept;
+}
+
+export function thinkingFor(choices: ThinkingChoices, path: string): ThinkingSetting {
+  const key = thinkingKey(path);
+  return Object.hasOwn(choices, key) ? (choices[key] ?? 'auto') : 'auto';
+}
+
+/** The choices with one model's changed; 'auto' removes its entry, so the saved map holds only real choices. */
+export function withThinking(choices: ThinkingChoices, path: string, setting: ThinkingSetting): ThinkingChoices {
+  const key = thinkingKey(path);
+  const { [key]: _previous, ...rest } = choices;
+  const parsed = ThinkingSettingSchema.parse(setting);
+  return parsed === 'auto' ? rest : { ...rest, [key]: parsed };
 }

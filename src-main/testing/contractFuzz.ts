@@ -78,6 +78,7 @@ export const VALID_REQUESTS: { readonly [M in ApiMethod]: ApiRequest<M> } = {
   'models.verify': { id: 'model-1' },
   'models.remove': { id: 'model-1' },
   'models.activate': { id: 'model-1' },
+  'models.setThinking': { id: 'model-1', thinking: 'off' },
   'doctor.report': {},
   'doctor.bench': { catalogId: 'botpsy-q4' },
   'model.settings': {},

@@ -39,6 +39,7 @@ describe('package bans (eslint)', () => {
     ['src-main/tools/sandbox/x.ts', "import { fork } from 'node:child_process';"],
     ['src-main/cli/x.test.ts', "import { execFile } from 'node:child_process';"],
     ['src-main/testing/x.ts', "import { execFile } from 'node:child_process';"],
+    ['src-main/bench/x.ts', "import { spawn } from 'node:child_process';"],
   ])('allows in %s: %s', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([]);
   });

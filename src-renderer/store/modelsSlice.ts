@@ -131,6 +131,12 @@ export const createModelsSlice =
         return result(await act(`verify:${modelId}`, modelId, () => deps.api['models.verify']({ id: modelId })));
       },
 
+      async setModelThinking(modelId, thinking) {
+        return result(
+          await act(`thinking:${modelId}`, modelId, () => deps.api['models.setThinking']({ id: modelId, thinking })),
+        );
+      },
+
       dismissModelsError(key) {
         setActionError(key, null);
       },

@@ -21,6 +21,7 @@ import type {
   SearchHit,
   TaskDetail,
   TaskSummary,
+  ThinkingSetting,
   ToolCall,
   ToolInfo,
   ApiRequest,
@@ -313,6 +314,8 @@ export interface ModelsActions {
   /** Makes the model active; answers at once, the load is followed through `model.state` events. */
   activateModel(modelId: string): Promise<ActionResult>;
   verifyModel(modelId: string): Promise<ActionResult>;
+  /** Whether the model thinks before it answers ('auto': as its chat template says); applies from the next reply. */
+  setModelThinking(modelId: string, thinking: ThinkingSetting): Promise<ActionResult>;
   dismissModelsError(key: string): void;
 }
 

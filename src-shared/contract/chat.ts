@@ -6,6 +6,8 @@ export const ChatStatsSchema = z.object({
   completionTokens: z.number().int().nonnegative(),
   ttftMs: z.number().nonnegative().nullable(),
   tokensPerSecond: z.number().nonnegative().nullable(),
+  /** Of the completion tokens, those the model spent thinking; absent on replies recorded before it was counted. */
+  reasoningTokens: z.number().int().nonnegative().optional(),
 });
 export type ChatStats = z.infer<typeof ChatStatsSchema>;
 
@@ -35,6 +37,19 @@ export const MessageSchema = z.object({
   contextNote: z.string().nullable().optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
+
+/**
+ * A reply that ended by itself (complete, or at the length cap) having thought but written no answer: the chat and
+ * `homebody run` say so rather than show nothing. A reply the user stopped, or one that failed, says that instead.
+ */
+export function onlyThought(message: Pick<Message, 'role' | 'state' | 'text' | 'reasoning'>): boolean {
+  return (
+    message.role === 'assistant' &&
+    (message.state === 'complete' || message.state === 'truncated') &&
+    message.text.trim() === '' &&
+    message.reasoning.trim() !== ''
+  );
+}
 
 export const TaskStatusSchema = z.enum(['idle', 'running', 'completed', 'stopped', 'failed']);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;

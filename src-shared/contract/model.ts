@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { AppErrorSchema } from './errors.js';
 
+/**
+ * Whether a model thinks before it answers. 'auto': as its GGUF chat template does by default; 'on' and 'off': the
+ * user's choice for that model, whatever the template's default.
+ */
+export const ThinkingSettingSchema = z.enum(['auto', 'on', 'off']);
+export type ThinkingSetting = z.infer<typeof ThinkingSettingSchema>;
+
+/** What a model's chat template does about thinking when nothing says: 'none' when it has no thinking at all. */
+export const ThinkingDefaultSchema = z.enum(['on', 'off', 'none']);
+export type ThinkingDefault = z.infer<typeof ThinkingDefaultSchema>;
+
 export const ModelInfoSchema = z.object({
   path: z.string(),
   name: z.string(),
@@ -11,6 +22,8 @@ export const ModelInfoSchema = z.object({
   /** A generated test model: random weights, never an assistant. */
   synthetic: z.boolean(),
   gpu: z.string(),
+  /** What the model's chat template does about thinking by default (absent from engines that do not say). */
+  thinkingDefault: ThinkingDefaultSchema.optional(),
 });
 export type ModelInfo = z.infer<typeof ModelInfoSchema>;
 

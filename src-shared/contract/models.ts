@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppErrorSchema } from './errors.js';
-import { CatalogEntrySchema, ModelStateSchema, Sha256Schema } from './model.js';
+import { CatalogEntrySchema, ModelStateSchema, Sha256Schema, ThinkingSettingSchema } from './model.js';
 
 const Id = z.string().min(1).max(64);
 const Path = z.string().min(1).max(4096);
@@ -81,6 +81,8 @@ export const LocalModelSchema = z.object({
   /** True when the file is no longer where it was (moved or deleted outside Homebody); it cannot be opened. */
   missing: z.boolean(),
   addedAt: z.number().int(),
+  /** Whether it thinks before answering: the user's choice for this model; absent means 'auto' (its template's). */
+  thinking: ThinkingSettingSchema.optional(),
 });
 export type LocalModel = z.infer<typeof LocalModelSchema>;
 
@@ -172,6 +174,14 @@ export const modelsApiSchemas = {
    * calls; the UI follows `model.state` events. Errors: MODEL_NOT_FOUND.
    */
   'models.activate': { request: z.object({ id: Id }).strict(), response: ModelStateSchema },
+  /**
+   * Whether this model thinks before it answers: 'auto' follows its chat template, 'on' and 'off' override it. Applies
+   * from the next reply, without reloading the model. Errors: MODEL_NOT_FOUND.
+   */
+  'models.setThinking': {
+    request: z.object({ id: Id, thinking: ThinkingSettingSchema }).strict(),
+    response: LocalModelSchema,
+  },
 } as const;
 
 /** The model manager's events (merged into `HostEventSchema`). */

@@ -13,6 +13,7 @@ import {
   type ModelState,
   type ModelsListing,
   type RemoveModelResult,
+  type ThinkingSetting,
 } from '../../../src-shared/contract/index.js';
 import { DownloadManager, type DownloadRecord, type DownloadRecordStore } from '../../llm/download/downloadManager.js';
 import { sha256File, type Verified } from '../../llm/download/verifyFile.js';
@@ -37,6 +38,11 @@ export interface ModelLibraryOptions {
   readonly close: () => Promise<void>;
   /** Forgets the "last model" to load at start when it is this path. */
   readonly forgetLastModel: (path: string) => void;
+  /** Each model file's thinking choice (saved with the model settings). */
+  readonly thinking: {
+    get(path: string): ThinkingSetting;
+    set(path: string, setting: ThinkingSetting): void;
+  };
   readonly huggingFaceEndpoint?: string;
   readonly now?: () => number;
 }
@@ -261,6 +267,7 @@ export class ModelLibrary {
     }
     this.options.store.models.models.delete(id);
     this.options.forgetLastModel(model.path);
+    this.options.thinking.set(model.path, 'auto');
     this.changed();
     return {
       id,
@@ -291,6 +298,14 @@ export class ModelLibrary {
       this.changed();
     }
     return this.options.open(model.path);
+  }
+
+  /** Saves whether a model thinks before it answers; the engine reads it at the next reply, so nothing reloads. */
+  setThinking(id: string, setting: ThinkingSetting): LocalModel {
+    const model = this.mustGetModel(id);
+    this.options.thinking.set(model.path, setting);
+    this.changed();
+    return this.view(model);
   }
 
   /**
@@ -336,7 +351,12 @@ export class ModelLibrary {
   }
 
   private view(model: StoredModel): LocalModel {
-    return { ...model, active: this.isActive(model), missing: !existsSync(model.path) };
+    return {
+      ...model,
+      active: this.isActive(model),
+      missing: !existsSync(model.path),
+      thinking: this.options.thinking.get(model.path),
+    };
   }
 
   private mustGetModel(id: string): StoredModel {

@@ -3,6 +3,7 @@ import {
   BenchResultSchema,
   HomebodyError,
   type BenchResult,
+  type ThinkingSetting,
   type ToolSandbox,
 } from '../../../src-shared/contract/index.js';
 import { Doctor } from '../../llm/doctor.js';
@@ -40,6 +41,7 @@ type ModelsMethod =
   | 'models.verify'
   | 'models.remove'
   | 'models.activate'
+  | 'models.setThinking'
   | 'doctor.report'
   | 'doctor.bench';
 
@@ -51,6 +53,8 @@ export interface ModelsOptions {
   readonly engineConfig?: Partial<EngineConfig>;
   /** The caller's temperature wins over the saved one. */
   readonly reply?: { readonly temperature?: number };
+  /** Thinking for this run, whatever each model's saved choice (`homebody run --thinking`). */
+  readonly thinking?: ThinkingSetting;
   /** The model catalog file; default HOMEBODY_CATALOG, else resources/models/catalog.json. */
   readonly catalogPath?: string;
   /** Where `hf:` URIs are fetched from; default MODEL_ENDPOINT or HF_ENDPOINT, else https://huggingface.co/. */
@@ -92,6 +96,7 @@ export function createModelsService(deps: ModelsServiceDeps) {
       ...(options.reply?.temperature === undefined ? {} : { temperature: options.reply.temperature }),
       gpuOff: engineConfig?.gpu === false,
     }),
+    ...(options.thinking ? { thinkingOverride: options.thinking } : {}),
     reload: (path) => load(path),
   });
   const engine = createEngine(
@@ -118,6 +123,10 @@ export function createModelsService(deps: ModelsServiceDeps) {
     },
     forgetLastModel: (path) => {
       if (store.settings.get(LAST_MODEL_KEY) === path) store.settings.delete(LAST_MODEL_KEY);
+    },
+    thinking: {
+      get: (path) => settings.thinkingFor(path),
+      set: (path, setting) => settings.setThinking(path, setting),
     },
     ...(options.huggingFaceEndpoint ? { huggingFaceEndpoint: options.huggingFaceEndpoint } : {}),
   });
@@ -169,6 +178,7 @@ export function createModelsService(deps: ModelsServiceDeps) {
     'models.verify': async ({ id }) => library.verify(id),
     'models.remove': async ({ id }) => library.remove(id),
     'models.activate': async ({ id }) => library.activate(id),
+    'models.setThinking': async ({ id, thinking }) => library.setThinking(id, thinking),
     'doctor.report': async () => doctor.report(),
     'doctor.bench': async ({ catalogId }) =>
       doctor.bench(catalogId, (phase) => emit({ type: 'doctor.progress', phase })),

@@ -124,9 +124,9 @@ export function createHistoryRepo(db: Db) {
   );
   const insertMessage = db.prepare(
     `INSERT INTO messages (id, task_id, seq, role, text, reasoning, state, created_at, prompt_tokens,
-       completion_tokens, ttft_ms, tokens_per_second, error, context_note)
+       completion_tokens, ttft_ms, tokens_per_second, reasoning_tokens, error, context_note)
      VALUES (@id, @taskId, @seq, @role, @text, @reasoning, @state, @createdAt, @promptTokens, @completionTokens,
-       @ttftMs, @tokensPerSecond, @error, @contextNote)`,
+       @ttftMs, @tokensPerSecond, @reasoningTokens, @error, @contextNote)`,
   );
   const insertCall = db.prepare(
     `INSERT INTO tool_calls (id, task_id, tool, args_json, description_json, risk, gate, state, decision, decided_by,
@@ -297,6 +297,7 @@ export function createHistoryRepo(db: Db) {
         completionTokens: message.stats?.completionTokens ?? null,
         ttftMs: message.stats?.ttftMs ?? null,
         tokensPerSecond: message.stats?.tokensPerSecond ?? null,
+        reasoningTokens: message.stats?.reasoningTokens ?? null,
         error: message.error,
         contextNote: message.contextNote ?? null,
       });

@@ -14,6 +14,7 @@ interface MessageRow {
   completion_tokens: number | null;
   ttft_ms: number | null;
   tokens_per_second: number | null;
+  reasoning_tokens: number | null;
   error: string | null;
   context_note: string | null;
 }
@@ -35,6 +36,7 @@ const toMessage = (row: MessageRow): Message => ({
           completionTokens: row.completion_tokens,
           ttftMs: row.ttft_ms,
           tokensPerSecond: row.tokens_per_second,
+          ...(row.reasoning_tokens === null ? {} : { reasoningTokens: row.reasoning_tokens }),
         },
   error: row.error,
   ...(row.context_note === null ? {} : { contextNote: row.context_note }),
@@ -58,9 +60,10 @@ export function createMessagesRepo(db: Db) {
     'UPDATE messages SET text = text || ?, reasoning = reasoning || ? WHERE id = ?',
   );
   const finish = db.prepare<
-    [MessageState, number | null, number | null, number | null, number | null, string | null, string]
+    [MessageState, number | null, number | null, number | null, number | null, number | null, string | null, string]
   >(
-    `UPDATE messages SET state = ?, prompt_tokens = ?, completion_tokens = ?, ttft_ms = ?, tokens_per_second = ?, error = ?
+    `UPDATE messages SET state = ?, prompt_tokens = ?, completion_tokens = ?, ttft_ms = ?, tokens_per_second = ?,
+       reasoning_tokens = ?, error = ?
      WHERE id = ?`,
   );
   const setContextNote = db.prepare<[string | null, string]>('UPDATE messages SET context_note = ? WHERE id = ?');
@@ -86,6 +89,7 @@ export function createMessagesRepo(db: Db) {
         stats?.completionTokens ?? null,
         stats?.ttftMs ?? null,
         stats?.tokensPerSecond ?? null,
+        stats?.reasoningTokens ?? null,
         error,
         id,
       );

@@ -1,6 +1,9 @@
 import { memo } from 'react';
-import type { Message } from '../../../src-shared/contract/index.js';
+import { onlyThought, type Message } from '../../../src-shared/contract/index.js';
+import { useAppStore } from '../../store/StoreContext.js';
+import { Button } from '../../ui/Button.js';
 import { formatStats, messageStateNote } from '../../ui/format.js';
+import { ThoughtDetails } from '../../ui/ThoughtDetails.js';
 
 /** One message. Memoised: while a reply streams only its own bubble re-renders. */
 export const MessageBubble = memo(function MessageBubble({ message }: { message: Message }) {
@@ -24,13 +27,10 @@ export const MessageBubble = memo(function MessageBubble({ message }: { message:
       data-message-id={message.id}
     >
       <div className="bubble" aria-label="Homebody replied" aria-busy={streaming}>
-        {message.reasoning.length > 0 && (
-          <details className="reasoning">
-            <summary>Thinking</summary>
-            <p className="reasoning-text">{message.reasoning}</p>
-          </details>
-        )}
-        {empty && streaming ? (
+        <ThoughtDetails message={message} />
+        {onlyThought(message) ? (
+          <OnlyThoughtNote />
+        ) : empty && streaming ? (
           <p className="message-text typing" aria-label="Homebody is writing">
             <span className="dot" />
             <span className="dot" />
@@ -61,3 +61,16 @@ export const MessageBubble = memo(function MessageBubble({ message }: { message:
     </li>
   );
 });
+
+/** A reply that only thought: said plainly, with the way to the setting that stops it (the thought stays above). */
+function OnlyThoughtNote() {
+  const setPage = useAppStore((s) => s.setPage);
+  return (
+    <div className="message-only-thought" role="note" data-testid="message-only-thought">
+      <p>The model only thought and gave no answer. Try again, or turn thinking off for this model in Models.</p>
+      <Button variant="ghost" data-testid="message-only-thought-models" onClick={() => setPage('models')}>
+        Open Models
+      </Button>
+    </div>
+  );
+}

@@ -1,9 +1,17 @@
 import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { AppError, ExportFormat, Message, TaskDetail, ToolCall } from '../../../src-shared/contract/index.js';
+import {
+  onlyThought,
+  type AppError,
+  type ExportFormat,
+  type Message,
+  type TaskDetail,
+  type ToolCall,
+} from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { RecordCaseButton } from '../eval/RecordCaseButton.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
+import { ThoughtDetails } from '../../ui/ThoughtDetails.js';
 import { ToolCallDetails } from '../../ui/ToolCallDetails.js';
 import { formatDuration, isoDateTime, messageStateNote, span } from '../../ui/format.js';
 import { saveFile } from '../../ui/saveFile.js';
@@ -177,17 +185,26 @@ const TimelineMessage = memo(function TimelineMessage({ message }: { message: Me
           </span>
         )}
       </div>
-      {message.reasoning.length > 0 && (
-        <details className="reasoning">
-          <summary>Thinking</summary>
-          <p className="reasoning-text">{message.reasoning}</p>
-        </details>
-      )}
-      <p className="message-text">{message.text || <span className="muted">(no text)</span>}</p>
+      <ThoughtDetails message={message} />
+      <p className="message-text">
+        {message.text ||
+          (onlyThought(message) ? (
+            <span className="muted" data-testid="timeline-only-thought">
+              (no answer: the model only thought)
+            </span>
+          ) : (
+            <span className="muted">(no text)</span>
+          ))}
+      </p>
       {stats && (
         <dl className="timeline-facts" data-testid="timeline-message-stats">
           <Fact label="Prompt">{countLabel(stats.promptTokens, 'token')}</Fact>
           <Fact label="Reply">{countLabel(stats.completionTokens, 'token')}</Fact>
+          {stats.reasoningTokens !== undefined && (
+            <Fact label="Thinking" testId="timeline-reasoning-tokens">
+              {countLabel(stats.reasoningTokens, 'token')}
+            </Fact>
+          )}
           {stats.ttftMs !== null && <Fact label="First token">{formatDuration(stats.ttftMs)}</Fact>}
           {stats.tokensPerSecond !== null && <Fact label="Speed">{stats.tokensPerSecond.toFixed(1)} tokens/s</Fact>}
         </dl>

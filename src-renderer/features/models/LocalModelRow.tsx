@@ -8,6 +8,7 @@ import { formatBytes } from '../../ui/format.js';
 import { ProgressBar } from '../../ui/ProgressBar.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { integrityLabel, sourceLabel } from '../../store/modelsView.js';
+import { ThinkingSettingControl } from './ThinkingSetting.js';
 
 /** Where a model on disk stands in the engine: loading, ready, failed, or not loaded. */
 function engineState(model: LocalModel, state: ModelState | null): 'loading' | 'ready' | 'error' | 'idle' {
@@ -75,6 +76,7 @@ export function LocalModelRow({ model, onRemoved }: { model: LocalModel; onRemov
             <dd data-testid="local-model-integrity">{integrityLabel(model.integrity)}</dd>
           </div>
         </dl>
+        <ThinkingSettingControl model={model} />
         {engine === 'loading' && modelState?.status === 'loading' && (
           <div className="loading">
             <p className="loading-label">Loading {model.name}… you can keep using Homebody meanwhile.</p>
