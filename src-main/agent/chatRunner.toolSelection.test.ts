@@ -3,11 +3,13 @@ import { SELECT_TOP } from './toolSelection.js';
 import { MANY, OPTIONS, setupRunner } from '../testing/chatRunnerFixture.js';
 
 describe('ChatRunner offering tools', () => {
-  it('offers the relevant few of many tools, in registry order, and records the choice in the audit log', async () => {
+  it('lets the model call the relevant few of many tools, in registry order, and records the choice in the audit log', async () => {
     const { store, runner, calls } = setupRunner();
     const sent = runner.send(null, 'send an email to Ana about the trip', OPTIONS);
     await sent.done;
-    const names = calls[0]?.tools?.map((t) => t.name) ?? [];
+    // Every tool stays in the prompt (one stable prefix); the grammar names only the callable ones.
+    expect(calls[0]?.tools).toEqual(MANY);
+    const names = [...(calls[0]?.callableTools ?? [])];
     expect(names).toContain('send_mail');
     expect(names.length).toBeLessThanOrEqual(SELECT_TOP);
     expect(names).toEqual(MANY.map((t) => t.name).filter((n) => names.includes(n)));
@@ -33,8 +35,7 @@ describe('ChatRunner offering tools', () => {
       now: Date.now(),
     });
     await runner.send(first.taskId, 'now email Ana that the trip is on', OPTIONS).done;
-    const names = calls[1]?.tools?.map((t) => t.name) ?? [];
-    expect(names).toEqual(expect.arrayContaining(['battery_level', 'send_mail']));
+    expect(calls[1]?.callableTools).toEqual(expect.arrayContaining(['battery_level', 'send_mail']));
   });
 
   it("offers the task's previous tools again while they suit the request, so the prompt's start stays the same", async () => {
@@ -42,7 +43,7 @@ describe('ChatRunner offering tools', () => {
     const first = runner.send(null, 'send an email to Ana about the trip', OPTIONS);
     await first.done;
     await runner.send(first.taskId, 'and send one to Bo as well', OPTIONS).done;
-    expect(calls[1]?.tools).toEqual(calls[0]?.tools);
+    expect(calls[1]?.callableTools).toEqual(calls[0]?.callableTools);
   });
 
   it('offers every tool, and records nothing, when there are 12 or fewer', async () => {
@@ -51,6 +52,7 @@ describe('ChatRunner offering tools', () => {
     const sent = runner.send(null, 'send an email to Ana', OPTIONS);
     await sent.done;
     expect(calls[0]?.tools).toEqual(MANY.slice(0, 12));
+    expect(calls[0]?.callableTools).toBeUndefined();
     expect(store.audit.forTask(sent.taskId).filter((e) => e.kind === 'tools-offered')).toEqual([]);
   });
 });

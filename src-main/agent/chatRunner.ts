@@ -308,7 +308,8 @@ export class ChatRunner {
         onReasoning: (chunk) => delta('', chunk),
         ...(tools
           ? {
-              tools: offered ?? [],
+              tools: offered?.all ?? [],
+              ...(offered?.narrowed ? { callableTools: offered.callable } : {}),
               onToolCall: async (name: string, args: unknown) => {
                 const refusal = guard.check(name, args);
                 if (guard.runaway) stop();
@@ -375,12 +376,15 @@ export class ChatRunner {
   }
 
   /**
-   * The tools offered for this reply: all of them when there are few, else the ones ranked relevant to the request
-   * plus those the task has used; a narrowed choice is written to the audit log, so it can be seen afterwards.
+   * The tools of this reply: every enabled tool, and the ones it may call — all of them when there are few, else the
+   * ones ranked relevant to the request plus those the task has used. A model spoken to in its own dialect reads
+   * every tool (one stable prompt prefix, evaluated once) and its call grammar names only the callable ones; another
+   * model is offered the callable ones only. A narrowed choice is written to the audit log, so it can be seen.
    */
   private offeredTools(taskId: string, tools: AgentTools, request: SelectionRequest) {
     const all = tools.offered();
     const selection = selectTools(all, request);
+    const callable = selection.tools.map((t) => t.name);
     if (selection.narrowed) {
       const names = selection.tools.map((t) => t.name);
       try {
@@ -397,7 +401,7 @@ export class ChatRunner {
         // A record that could not be written (a full disk) does not stop the reply; the reply's own write reports it.
       }
     }
-    return selection.tools;
+    return { all, callable, narrowed: selection.narrowed };
   }
 
   /** Writes the ends of replies a full disk refused; any still refused wait for the next try. */

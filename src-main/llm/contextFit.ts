@@ -62,7 +62,16 @@ export function planContext(
         ...(functions ? { availableFunctions: functions } : {}),
       })
       .contextText.tokenize(model.tokenizer).length;
+  return planContextBy(model, contextSize, count, options);
+}
 
+/** `planContext` for any prompt format: `count` gives the prompt's length in tokens with these earlier turns. */
+export function planContextBy(
+  model: LlamaModel,
+  contextSize: number,
+  count: (turns: readonly ChatTurn[]) => number,
+  options: Pick<GenerateOptions, 'history' | 'prompt' | 'tools' | 'maxTokens'>,
+): ContextPlan {
   const promptTokens = model.tokenize(options.prompt).length;
   const reserve = replyReserve(contextSize, options.maxTokens);
   if (promptTokens > contextSize / 2) {

@@ -16,20 +16,42 @@ import {
 } from 'node-llama-cpp';
 import { HomebodyError, type AppError, type ModelInfo, type ModelState } from '../../src-shared/contract/index.js';
 import type { EngineConfig } from './engineConfig.js';
-import type { ChatEngine, GenerateOptions, GenerateResult, GenerateStopReason } from './engineTypes.js';
-import { clipToolResult, contextOverflowDuringReply, planContext, toolResultLimit } from './contextFit.js';
+import type {
+  ChatEngine,
+  ChatTurn,
+  EngineTool,
+  GenerateOptions,
+  GenerateResult,
+  GenerateStopReason,
+} from './engineTypes.js';
+import {
+  clipToolResult,
+  contextOverflowDuringReply,
+  planContext,
+  planContextBy,
+  replyReserve,
+  toolResultLimit,
+} from './contextFit.js';
 import { inspectGguf } from './gguf/ggufInspect.js';
 import { ensurePrefix, modelFileIdentity, PrefixStateCache, sharedPrefixTokens } from './prefixCache.js';
 import { contextMemoryOptions, modelMemoryOptions } from './memoryPlan.js';
 import { SerialQueue } from './serialQueue.js';
 import { ToolGrammarCheck } from './toolGrammars.js';
 import { SYNTHETIC_MODEL_KEY } from './synthetic/makeModel.js';
+import { templateThinking, templateThinkingDefault } from './chatTemplates/templateThinking.js';
+import { detectDialect } from './dialect/detectDialect.js';
+import { DialectGrammars, dialectReply, scriptedCallText } from './dialect/dialectReply.js';
+import type { TemplateMessage } from './dialect/templateTypes.js';
+import { toolsForTemplate, type ParsedCall, type ToolDialect } from './dialect/toolDialect.js';
+import { plainValue, type WrittenValue } from './writtenJson.js';
 
 /** The user's model settings that apply when a model loads (see modelSettings.ts); read at every load. */
 export interface LoadSettings {
   readonly contextSize: number;
   readonly gpuLayers: 'auto' | number;
   readonly threads: number;
+  /** The active model's thinking choice; 'auto' follows its GGUF chat template (read at every reply). */
+  readonly thinking: 'auto' | 'on' | 'off';
 }
 
 interface Loaded {
@@ -45,7 +67,31 @@ interface Loaded {
    * for every session made with "auto", which cost 1.7 to 2.5 s of blocking CPU before each reply on a 2-core machine.
    */
   readonly chatWrapper: ChatWrapper;
+  /** The model's own tool-call dialect when its template is one Homebody speaks exactly; else node-llama-cpp's wrapper. */
+  readonly dialect: ToolDialect | undefined;
+  /** The shared prompt prefix (system prompt + every tool) per system prompt and tool set, as tokens. */
+  readonly prefixes: Map<string, Token[]>;
 }
+
+/**
+ * What the template does about thinking when nothing is asked: a dialect knows; for another template, a prompt
+ * that opens a thought by itself is 'on', and so is one that only closes an empty thought when thinking is turned
+ * off (Qwen3's: the model opens its thought itself).
+ */
+function thinkingDefaultOf(
+  template: string | undefined,
+  dialect: ToolDialect | undefined,
+): ModelInfo['thinkingDefault'] {
+  if (dialect) return dialect.thinksByDefault ? 'on' : 'off';
+  if (!template) return 'none';
+  const unset = templateThinkingDefault(template);
+  if (unset !== 'none') return unset;
+  if (templateThinking(template, false) === 'off') return 'on';
+  return templateThinking(template, true) === 'on' ? 'off' : 'none';
+}
+
+/** Tokens kept free after a tool result: its markup and the start of what the model writes next. */
+const RESULT_MARGIN_TOKENS = 160;
 
 function toAppError(error: unknown, fallback: AppError['code'], path: string): AppError {
   if (error instanceof HomebodyError) return error.toJSON();
@@ -77,12 +123,19 @@ export interface ReplyProgress {
   overrun: boolean;
   /** When the first generated text (reply or call) arrived: the end of prompt evaluation, near enough. */
   decodeStartedAt?: number;
+  /** In a dialect reply: the raw text written since the current step's prompt, tags included. */
+  text: string;
 }
 
 /** The little of a loaded model that steering needs: its tokenizer and its end-of-generation token. */
 export interface SteeredModel {
   tokenize(text: string): readonly number[];
   readonly eos: number | null;
+  /**
+   * In a dialect reply: the text the model would write, from the start of the current step, to make this call
+   * (the template's own rendering of it). Absent when node-llama-cpp's chat wrapper speaks to the model.
+   */
+  readonly callText?: (name: string, args: { readonly [key: string]: WrittenValue }) => string;
 }
 
 /**
@@ -118,6 +171,8 @@ export class LlamaEngine implements ChatEngine {
   private activeGeneration: AbortController | undefined;
   private readonly prefixCache: PrefixStateCache | undefined;
   private readonly grammars: ToolGrammarCheck;
+  private readonly dialectGrammars = new DialectGrammars(() => this.loadedLlama!);
+  private loadedLlama: Llama | undefined;
 
   constructor(
     private readonly config: EngineConfig,
@@ -152,6 +207,12 @@ export class LlamaEngine implements ChatEngine {
     for (const listener of this.listeners) listener(state);
   }
 
+  /** The text the model's context holds now, special tokens written out (for the Doctor and for tests). */
+  contextText(): string | undefined {
+    const loaded = this.loaded;
+    return loaded ? loaded.model.detokenize(loaded.sequence.contextTokens, true) : undefined;
+  }
+
   /** The llama.cpp runtime this engine uses (started on first use), for the Doctor's probes and benchmark. */
   runtime(): Promise<Llama> {
     return this.getLlama();
@@ -177,6 +238,7 @@ export class LlamaEngine implements ChatEngine {
       try {
         const summary = inspectGguf(path);
         const llama = await this.getLlama();
+        this.loadedLlama = llama;
         const tuning = this.loadSettings?.();
         const threads = tuning?.threads ?? this.config.threads;
         if (llama.maxThreads !== threads) llama.maxThreads = threads;
@@ -209,6 +271,9 @@ export class LlamaEngine implements ChatEngine {
           await model.dispose();
           throw error;
         }
+        const template = summary.metadata.get('tokenizer.chat_template');
+        const chatTemplate = typeof template === 'string' ? template : undefined;
+        const dialect = detectDialect(chatTemplate);
         const info: ModelInfo = {
           path,
           name: summary.name ?? path.split(/[\\/]/).pop() ?? path,
@@ -218,6 +283,7 @@ export class LlamaEngine implements ChatEngine {
           trainContextSize: model.trainContextSize,
           synthetic: summary.metadata.get(SYNTHETIC_MODEL_KEY) === true,
           gpu: llama.gpu === false ? 'cpu' : llama.gpu,
+          thinkingDefault: thinkingDefaultOf(chatTemplate, dialect),
         };
         this.loaded = {
           model,
@@ -226,6 +292,8 @@ export class LlamaEngine implements ChatEngine {
           info,
           identity: modelFileIdentity(path),
           chatWrapper: resolveChatWrapper(model),
+          dialect,
+          prefixes: new Map(),
         };
         this.setState({ status: 'ready', info });
       } catch (error) {
@@ -246,7 +314,25 @@ export class LlamaEngine implements ChatEngine {
       options.signal.addEventListener('abort', abort, { once: true });
 
       const sequence = loaded.sequence;
-      const progress: ReplyProgress = { handled: 0, params: '', inFlight: 0, finished: false, overrun: false };
+      const progress: ReplyProgress = {
+        handled: 0,
+        params: '',
+        inFlight: 0,
+        finished: false,
+        overrun: false,
+        text: '',
+      };
+      if (loaded.dialect) {
+        try {
+          return await this.generateInDialect(loaded, loaded.dialect, options, controller, progress);
+        } finally {
+          options.signal.removeEventListener('abort', abort);
+          if (this.activeGeneration === controller) this.activeGeneration = undefined;
+        }
+      }
+      // Any other model is offered only the callable tools: its wrapper would put every tool in every prompt.
+      const callable = options.callableTools && new Set(options.callableTools);
+      if (callable && options.tools) options = { ...options, tools: options.tools.filter((t) => callable.has(t.name)) };
       const session = new LlamaChatSession({
         contextSequence: sequence,
         chatWrapper: loaded.chatWrapper,
@@ -334,6 +420,180 @@ export class LlamaEngine implements ChatEngine {
       }
     });
   }
+
+  /** The conversation as the dialect's template reads it: the system prompt, earlier turns, the new message. */
+  private templateMessages(systemPrompt: string, history: readonly ChatTurn[], prompt: string): TemplateMessage[] {
+    return [
+      { role: 'system', content: systemPrompt },
+      ...history.map((turn): TemplateMessage => ({ role: turn.role, content: turn.text })),
+      { role: 'user', content: prompt },
+    ];
+  }
+
+  /**
+   * The tokens every prompt with this system prompt and these tools starts with (the system turn and every tool's
+   * definition): the rendering of two requests that differ only in the user's text, up to where they part.
+   */
+  private dialectPrefix(
+    loaded: Loaded,
+    dialect: ToolDialect,
+    systemPrompt: string,
+    tools: readonly EngineTool[],
+    enableThinking: boolean | undefined,
+  ): Token[] {
+    const key = JSON.stringify([systemPrompt, tools, enableThinking ?? null]);
+    const known = loaded.prefixes.get(key);
+    if (known) return known;
+    const render = (text: string) =>
+      loaded.model.tokenize(
+        dialect.render({
+          messages: this.templateMessages(systemPrompt, [], text),
+          tools: toolsForTemplate(tools),
+          add_generation_prompt: true,
+          ...(enableThinking === undefined ? {} : { enable_thinking: enableThinking }),
+        }),
+        true,
+      );
+    const a = render('a');
+    const b = render('b');
+    let shared = 0;
+    while (shared < a.length && shared < b.length && a[shared] === b[shared]) shared++;
+    const prefix = a.slice(0, shared);
+    if (loaded.prefixes.size >= 4) loaded.prefixes.delete(loaded.prefixes.keys().next().value!);
+    loaded.prefixes.set(key, prefix);
+    return prefix;
+  }
+
+  /** The user's thinking choice for this model, as the template's `enable_thinking` (undefined: its default). */
+  private enableThinking(): boolean | undefined {
+    const choice = this.loadSettings?.().thinking ?? 'auto';
+    return choice === 'auto' ? undefined : choice === 'on';
+  }
+
+  /**
+   * A reply in the model's own dialect (dialect/dialectReply.ts): every tool is in one stable prefix, evaluated
+   * once and kept (in the sequence, and on disk across restarts); the relevant ones are the only names the call
+   * grammar allows.
+   */
+  private async generateInDialect(
+    loaded: Loaded,
+    dialect: ToolDialect,
+    options: GenerateOptions,
+    controller: AbortController,
+    progress: ReplyProgress,
+  ): Promise<GenerateResult> {
+    const { sequence, model } = loaded;
+    const { contextSize } = loaded.context;
+    const systemPrompt = options.systemPrompt ?? this.config.systemPrompt;
+    const enableThinking = this.enableThinking();
+    const allTools = options.tools?.length ? await this.grammars.usable(options.tools) : [];
+    const callableNames = options.callableTools && new Set(options.callableTools);
+    const callable = callableNames ? allTools.filter((tool) => callableNames.has(tool.name)) : allTools;
+    const render = (turns: readonly ChatTurn[], tools: readonly EngineTool[]) =>
+      dialect.render({
+        messages: this.templateMessages(systemPrompt, turns, options.prompt),
+        tools: toolsForTemplate(tools),
+        add_generation_prompt: true,
+        ...(enableThinking === undefined ? {} : { enable_thinking: enableThinking }),
+      });
+    // Every tool in the prompt when they fit with room for the reply; else, as for other models, the callable ones
+    // (a new task then evaluates its own tool section: slower, but it runs).
+    const fits = (tools: readonly EngineTool[]) =>
+      model.tokenize(render([], tools), true).length + replyReserve(contextSize, options.maxTokens) <= contextSize;
+    const promptTools = callable.length < allTools.length && !fits(allTools) ? callable : allTools;
+    const plan = planContextBy(model, contextSize, (turns) => model.tokenize(render(turns, promptTools), true).length, {
+      ...options,
+      tools: promptTools,
+    });
+    const messages = this.templateMessages(systemPrompt, plan.history, options.prompt);
+    const onToolCall = options.onToolCall;
+    const steered: SteeredModel = {
+      tokenize: (text) => model.tokenize(text, true),
+      eos: model.tokens.eos,
+      callText: (name, args) =>
+        scriptedCallText(
+          dialect,
+          { messages: this.stepMessages, tools: promptTools, enableThinking },
+          { name, arguments: args },
+        ),
+    };
+    this.stepMessages = messages;
+    const favoured = this.steering(steered, options, progress, () => {
+      progress.finished = true;
+      controller.abort();
+    });
+    const meterBefore = sequence.tokenMeter.getState();
+    const started = performance.now();
+    let result;
+    try {
+      result = await dialectReply({
+        model,
+        sequence,
+        dialect,
+        grammars: this.dialectGrammars,
+        messages,
+        tools: promptTools,
+        callable,
+        enableThinking,
+        maxTokens: options.maxTokens,
+        temperature: options.temperature,
+        signal: controller.signal,
+        // A steered reply makes its calls one at a time, as the script lists them.
+        maxParallelCalls: favoured ? 1 : Infinity,
+        onText: options.onText,
+        onReasoning: options.onReasoning,
+        progress,
+        onStep: (conversation) => {
+          this.stepMessages = conversation;
+        },
+        ...(favoured ? { favoured } : {}),
+        ...(onToolCall
+          ? {
+              onToolCall: async (call: ParsedCall) => {
+                const told = await onToolCall(call.name, plainValue(call.arguments), call.arguments);
+                // A result gets at most a quarter of the context, and never more than the room left in it (every
+                // tool's definition takes its share), with some kept for what the model writes next.
+                const room = contextSize - sequence.nextTokenIndex - RESULT_MARGIN_TOKENS;
+                return clipToolResult(model, told, Math.max(32, Math.min(toolResultLimit(contextSize), room)));
+              },
+            }
+          : {}),
+        ensurePrefix: async () => {
+          await ensurePrefix({
+            sequence,
+            tokens: this.dialectPrefix(loaded, dialect, systemPrompt, promptTools, enableThinking),
+            cache: this.prefixCache,
+            model: loaded.identity,
+            signal: controller.signal,
+          });
+        },
+      });
+    } catch (error) {
+      throw contextOverflowDuringReply(error, contextSize);
+    }
+    const ended = performance.now();
+    const used = sequence.tokenMeter.diff(meterBefore);
+    const decodeStart = progress.decodeStartedAt ?? result.firstTokenAt;
+    const decodeSeconds = decodeStart === undefined ? 0 : (ended - decodeStart) / 1000;
+    const stopReason: GenerateStopReason = progress.overrun ? 'maxTokens' : result.stopReason;
+    return {
+      text: result.text,
+      reasoning: result.reasoning,
+      stopReason,
+      evaluatedPromptTokens: used.usedInputTokens,
+      ...(plan.droppedTurns > 0 ? { droppedTurns: plan.droppedTurns } : {}),
+      stats: {
+        promptTokens: result.promptTokens,
+        completionTokens: used.usedOutputTokens,
+        reasoningTokens: result.reasoningTokens,
+        ttftMs: result.firstTokenAt === undefined ? null : result.firstTokenAt - started,
+        tokensPerSecond: used.usedOutputTokens > 0 && decodeSeconds > 0 ? used.usedOutputTokens / decodeSeconds : null,
+      },
+    };
+  }
+
+  /** The conversation of the dialect reply's current step (what a script's call text is written after). */
+  private stepMessages: readonly TemplateMessage[] = [];
 
   /** Function calling and any steering, as node-llama-cpp's prompt options. */
   private toolOptions(

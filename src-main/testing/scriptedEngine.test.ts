@@ -11,7 +11,7 @@ const text = (tokens: readonly number[]) => String.fromCodePoint(...tokens);
  * opening is reported as its parameters until they are whole; the end token runs the call.
  */
 function play(calls: Parameters<typeof scriptSteering>[0]) {
-  const progress: ReplyProgress = { handled: 0, params: '', inFlight: 0, finished: false, overrun: false };
+  const progress: ReplyProgress = { handled: 0, params: '', inFlight: 0, finished: false, overrun: false, text: '' };
   let ended = false;
   const favoured = scriptSteering(calls)(model, {} as never, progress, () => (ended = true))!;
   const written: string[] = [];
@@ -53,7 +53,7 @@ describe('scriptSteering', () => {
   });
 
   it('favours nothing while the grammar writes parameters that differ from the script', () => {
-    const progress: ReplyProgress = { handled: 0, params: '', inFlight: 0, finished: false, overrun: false };
+    const progress: ReplyProgress = { handled: 0, params: '', inFlight: 0, finished: false, overrun: false, text: '' };
     const favoured = scriptSteering(calls)(model, {} as never, progress, () => undefined)!;
     // Past the opening, the script's parameters and the grammar's disagree: the steering leaves it to the model.
     for (let i = 0; i < '<tool_call>\n{"name": "list_folder'.length; i++) favoured();
@@ -62,7 +62,7 @@ describe('scriptSteering', () => {
   });
 
   it('waits for a running call before ending: it closes the calls section instead', () => {
-    const progress: ReplyProgress = { handled: 2, params: '', inFlight: 1, finished: false, overrun: false };
+    const progress: ReplyProgress = { handled: 2, params: '', inFlight: 1, finished: false, overrun: false, text: '' };
     let ended = false;
     const favoured = scriptSteering(calls)(model, {} as never, progress, () => (ended = true))!;
     expect(favoured()).toEqual([0]);

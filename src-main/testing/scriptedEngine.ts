@@ -14,11 +14,13 @@ import {
   LlamaEngine,
   type EngineFactory,
   type LoadSettings,
+  type ReplyProgress,
   type ReplySteering,
   type SteeredModel,
 } from '../llm/llamaEngine.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import { normalizeParameters, normalizeToolName } from '../tools/schema/index.js';
+import { parseWrittenJson, type WrittenValue } from '../llm/writtenJson.js';
 import type { ScriptedCall } from './scriptedCall.js';
 
 export type Scripts = Readonly<Record<string, readonly ScriptedCall[]>>;
@@ -67,7 +69,8 @@ function builtinEngineTools(): ReadonlyMap<string, EngineTool> {
  * runs it and feeds the result back.
  */
 export function scriptSteering(calls: readonly ScriptedCall[]): ReplySteering {
-  return (model: SteeredModel, _options, progress, end) => {
+  return (model: SteeredModel, options, progress, end) => {
+    if (model.callText) return dialectSteering(calls, model, progress, end);
     // Qwen's closing of a call; a random model would not write it by itself.
     const closing = model.tokenize('}\n</tool_call>');
     const eos = model.eos === null ? [] : [model.eos];
@@ -103,6 +106,36 @@ export function scriptSteering(calls: readonly ScriptedCall[]): ReplySteering {
       const token = model.tokenize(call.params.slice(progress.params.length))[0];
       return token === undefined ? [] : [token];
     };
+  };
+}
+
+/**
+ * The steering of a reply in the model's own dialect: each call is written as the template writes it (thought
+ * closed first where the prompt opened one), token by token from the model's own tokenization of that text, and
+ * the call grammar checks every token; when the script is played and its results are in, the reply ends.
+ */
+function dialectSteering(
+  calls: readonly ScriptedCall[],
+  model: SteeredModel,
+  progress: Readonly<ReplyProgress>,
+  end: () => void,
+): () => readonly number[] {
+  let step = -1;
+  let target = '';
+  return () => {
+    const call = calls[progress.handled];
+    if (!call) {
+      if (progress.inFlight === 0) end();
+      return [];
+    }
+    if (step !== progress.handled || progress.text === '') {
+      step = progress.handled;
+      target = model.callText!(call.name, parseWrittenJson(call.params) as { readonly [key: string]: WrittenValue });
+    }
+    const written = progress.text;
+    if (!target.startsWith(written) || written.length >= target.length) return [];
+    const token = model.tokenize(target.slice(written.length))[0];
+    return token === undefined ? [] : [token];
   };
 }
 
@@ -148,13 +181,18 @@ export class ScriptedEngine extends LlamaEngine {
     // handler runs (the grammar allows parallel calls), and that noise would land beside the call a test looks at.
     const onToolCall = options.onToolCall;
     let made = 0;
+    const names = asOffered(calls, offered).map((call) => call.name);
     return super.generate({
       ...options,
       ...(options.tools ? { tools: [...offered, ...missing] } : {}),
+      // A scripted call is one the ranking let through, as a call the model chose would be.
+      ...(options.callableTools ? { callableTools: [...new Set([...options.callableTools, ...names])] } : {}),
       ...(onToolCall
         ? {
-            onToolCall: (name: string, args: unknown) =>
-              ++made > calls.length ? Promise.resolve('Error: no such call was expected.') : onToolCall(name, args),
+            onToolCall: (name: string, args: unknown, written?: WrittenValue) =>
+              ++made > calls.length
+                ? Promise.resolve('Error: no such call was expected.')
+                : onToolCall(name, args, written),
           }
         : {}),
     });

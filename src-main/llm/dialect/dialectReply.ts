@@ -1,0 +1,461 @@
+/**
+ * One reply in a model's own dialect, on node-llama-cpp's sequence API: the dialect renders the conversation as the
+ * model's template does, the sequence keeps what it already evaluated of that text, and the model writes freely
+ * until it opens a call; the call is then written under a grammar derived from the callable tools' schemas, read
+ * back with its numbers as written, run, and its result rendered into the next prompt, as the template says. The
+ * prompt of every step is the template's rendering of the conversation so far, so what the model reads back is
+ * what it was trained on, whatever it wrote itself.
+ */
+import {
+  LlamaGrammar,
+  LlamaGrammarEvaluationState,
+  TokenBias,
+  type Llama,
+  type LlamaContextSequence,
+  type LlamaModel,
+  type Token,
+} from 'node-llama-cpp';
+import type { EngineTool } from '../engineTypes.js';
+import type { WrittenValue } from '../writtenJson.js';
+import type { TemplateMessage, TemplateToolCall } from './templateTypes.js';
+import {
+  CALL_CLOSE,
+  CALL_OPEN,
+  THINK_CLOSE,
+  THINK_OPEN,
+  toolsForTemplate,
+  type ParsedCall,
+  type ToolDialect,
+} from './toolDialect.js';
+
+/** What one step of a reply has written so far; the steering reads it. */
+export interface DialectProgress {
+  /** Calls made so far in this reply. */
+  handled: number;
+  /** Calls whose handler has not answered yet. */
+  inFlight: number;
+  /** The raw text the model has written in this step (since the last prompt), tags included. */
+  text: string;
+  /** The steering ended the reply: it is complete, not stopped by the user. */
+  finished: boolean;
+  /** The model went past the length cap inside a call. */
+  overrun: boolean;
+  decodeStartedAt?: number;
+}
+
+export interface DialectReplyOptions {
+  readonly model: LlamaModel;
+  readonly sequence: LlamaContextSequence;
+  readonly dialect: ToolDialect;
+  readonly grammars: DialectGrammars;
+  /** System prompt, earlier turns and the new user message. */
+  readonly messages: readonly TemplateMessage[];
+  /** Every tool in the prompt (one stable prefix). */
+  readonly tools: readonly EngineTool[];
+  /** The tools the grammar lets the model call now (the relevant ones); all of `tools` when absent. */
+  readonly callable?: readonly EngineTool[];
+  readonly enableThinking: boolean | undefined;
+  readonly maxTokens: number;
+  readonly temperature: number;
+  readonly signal: AbortSignal;
+  readonly maxParallelCalls: number;
+  readonly onText: (text: string) => void;
+  readonly onReasoning: (text: string) => void;
+  /** Runs a call; returns what the model is told. */
+  readonly onToolCall?: (call: ParsedCall) => Promise<string>;
+  /** Tokens to favour before each sampled token (a test's script); none when absent. */
+  readonly favoured?: () => readonly number[];
+  readonly progress: DialectProgress;
+  /** Told the conversation at the start of each step (the steering writes a script's call after it). */
+  readonly onStep?: (conversation: readonly TemplateMessage[]) => void;
+  /** Makes the sequence start with the shared prefix (kept, loaded from disk, or evaluated and saved). */
+  readonly ensurePrefix: (promptTokens: readonly Token[]) => Promise<void>;
+}
+
+export interface DialectReplyResult {
+  readonly text: string;
+  readonly reasoning: string;
+  readonly reasoningTokens: number;
+  readonly completionTokens: number;
+  readonly stopReason: 'complete' | 'maxTokens' | 'aborted';
+  readonly firstTokenAt: number | undefined;
+  /** The last step's prompt length (the cached prefix included). */
+  readonly promptTokens: number;
+}
+
+/** Parsed grammars, kept per text: parsing one for 35 tools costs more than a token. */
+export class DialectGrammars {
+  private readonly cache = new Map<string, LlamaGrammar>();
+  constructor(private readonly llama: () => Llama) {}
+
+  get(gbnf: string): LlamaGrammar {
+    let grammar = this.cache.get(gbnf);
+    if (!grammar) {
+      grammar = new LlamaGrammar(this.llama(), { grammar: gbnf });
+      if (this.cache.size >= 16) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(gbnf, grammar);
+    }
+    return grammar;
+  }
+}
+
+/** After a call: another call, or the end of the turn (the template allows no text after calls). */
+const AFTER_CALL_GRAMMAR = `root ::= ( "\\n"? "${CALL_OPEN}" )?`;
+
+/** The text the model streams: thoughts and answer apart, tags and a call's text held back. */
+class ReplyText {
+  text = '';
+  reasoning = '';
+  reasoningTokens = 0;
+  private raw = '';
+  private emitted = 0;
+  private inThought: boolean;
+  private atAnswerStart: boolean;
+
+  constructor(
+    thoughtOpen: boolean,
+    private readonly onText: (text: string) => void,
+    private readonly onReasoning: (text: string) => void,
+  ) {
+    this.inThought = thoughtOpen;
+    this.atAnswerStart = !thoughtOpen;
+  }
+
+  get thinking(): boolean {
+    return this.inThought;
+  }
+
+  /** The step's decoded text so far; emits what is certain. */
+  update(decoded: string, final = false): void {
+    this.raw = decoded;
+    for (;;) {
+      const rest = this.raw.slice(this.emitted);
+      if (rest === '') return;
+      if (this.inThought) {
+        // The blank lines around a thought are not part of it (the template trims them away).
+        if (this.reasoning === '' && rest.startsWith('\n')) {
+          this.emitted += rest.length - rest.replace(/^\n+/, '').length;
+          continue;
+        }
+        const close = rest.indexOf(THINK_CLOSE);
+        if (close >= 0) {
+          this.thought(rest.slice(0, close).replace(/\n+$/, ''));
+          this.emitted = this.raw.indexOf(THINK_CLOSE, this.emitted) + THINK_CLOSE.length;
+          this.inThought = false;
+          this.atAnswerStart = true;
+          continue;
+        }
+        const shown = this.certain(rest, THINK_CLOSE, final);
+        this.thought(final ? shown : shown.replace(/\n+$/, ''));
+        return;
+      }
+      if (this.atAnswerStart) {
+        // A thought the model opens itself (Qwen3), and the blank lines after a thought, are not the answer.
+        const trimmed = rest.replace(/^\n+/, '');
+        if (trimmed === '' && !final) return;
+        if (trimmed.startsWith(THINK_OPEN)) {
+          this.emitted += rest.length - trimmed.length + THINK_OPEN.length;
+          this.inThought = true;
+          continue;
+        }
+        if (!final && THINK_OPEN.startsWith(trimmed)) return;
+        this.emitted += rest.length - trimmed.length;
+        this.atAnswerStart = false;
+        continue;
+      }
+      this.answer(this.certain(rest, null, final));
+      return;
+    }
+  }
+
+  /** What can be shown of `rest`: not a half-decoded character, nor the start of a tag still arriving. */
+  private certain(rest: string, tag: string | null, final: boolean): string {
+    let end = rest.length;
+    if (!final) {
+      if (rest.endsWith('\uFFFD')) end--;
+      if (tag) {
+        for (let keep = Math.min(tag.length - 1, end); keep > 0; keep--) {
+          if (tag.startsWith(rest.slice(end - keep, end))) {
+            end -= keep;
+            break;
+          }
+        }
+      }
+    }
+    return rest.slice(0, end);
+  }
+
+  private thought(text: string): void {
+    if (!text) return;
+    this.emitted += text.length;
+    this.reasoning += text;
+    this.onReasoning(text);
+  }
+
+  private answer(text: string): void {
+    if (!text) return;
+    this.emitted += text.length;
+    this.text += text;
+    this.onText(text);
+  }
+}
+
+/** node-llama-cpp's words for a full context; the engine turns them into the error the user reads. */
+const CONTEXT_FULL = 'The context size is too small to generate a response';
+
+/**
+ * The prompt's tokens, with the sequence made to hold as much of them as it can; returns what is left to feed.
+ * A hybrid or recurrent model (Qwen3.5's) cannot drop the tail of its state, only go back to a checkpoint: one is
+ * taken where the conversation ends and the generation prompt begins (`stable` tokens in), so the next turn, which
+ * renders this reply differently (the template leaves earlier thoughts out), goes back there instead of to the
+ * shared prefix.
+ */
+async function prepareInput(
+  sequence: LlamaContextSequence,
+  tokens: readonly Token[],
+  stable: number,
+): Promise<Token[]> {
+  if (tokens.length >= sequence.contextSize) throw new Error(CONTEXT_FULL);
+  const keep = Math.min(sequence.compareContextTokens([...tokens]).firstDifferentIndex, tokens.length - 1);
+  if (keep < sequence.nextTokenIndex) {
+    await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+  }
+  const start = sequence.nextTokenIndex;
+  if (!sequence.needsCheckpoints || stable <= start || stable >= tokens.length) return tokens.slice(start);
+  await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(start, stable));
+  await sequence.takeCheckpoint();
+  return tokens.slice(stable);
+}
+
+function assistantTurn(reasoning: string, content: string, calls: readonly ParsedCall[]): TemplateMessage {
+  return {
+    role: 'assistant',
+    content,
+    reasoning_content: reasoning,
+    ...(calls.length
+      ? {
+          tool_calls: calls.map((call): TemplateToolCall => ({
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }
+      : {}),
+  };
+}
+
+/** What the model would write, from the end of the current prompt, to make this call (a test's script). */
+export function scriptedCallText(
+  dialect: ToolDialect,
+  context: { messages: readonly TemplateMessage[]; tools: readonly EngineTool[]; enableThinking: boolean | undefined },
+  call: { readonly name: string; readonly arguments: { readonly [key: string]: WrittenValue } },
+): string {
+  const tools = toolsForTemplate(context.tools);
+  const base = { tools, enable_thinking: context.enableThinking } as const;
+  const prompt = dialect.render({ ...base, messages: context.messages, add_generation_prompt: true });
+  const withCall = dialect.render({
+    ...base,
+    messages: [...context.messages, assistantTurn('', '', [call])],
+    add_generation_prompt: false,
+  });
+  const end = withCall.lastIndexOf('<|im_end|>');
+  const text = withCall.slice(0, end < 0 ? undefined : end);
+  // A template that rewrites the turn's start once a call is in it: the call's own text is what the model writes.
+  return text.startsWith(prompt)
+    ? text.slice(prompt.length)
+    : `${CALL_OPEN}${dialect.callBody({ type: 'function', function: call })}`;
+}
+
+export async function dialectReply(options: DialectReplyOptions): Promise<DialectReplyResult> {
+  const { model, sequence, dialect, progress, signal } = options;
+  const tools = toolsForTemplate(options.tools);
+  const callable = options.onToolCall ? (options.callable ?? options.tools) : [];
+  const callGrammar = callable.length ? options.grammars.get(dialect.callGrammar(callable)) : undefined;
+  const afterCallGrammar = options.grammars.get(AFTER_CALL_GRAMMAR);
+  const [callOpenToken] = model.tokenize(CALL_OPEN, true);
+  const conversation: TemplateMessage[] = [...options.messages];
+
+  let text = '';
+  let reasoning = '';
+  let reasoningTokens = 0;
+  let generated = 0;
+  let callTokens = 0;
+  let firstTokenAt: number | undefined;
+  let promptTokens = 0;
+  let stopReason: DialectReplyResult['stopReason'] = 'complete';
+  let first = true;
+
+  for (;;) {
+    options.onStep?.(conversation);
+    const prompt = dialect.render({
+      messages: conversation,
+      tools,
+      add_generation_prompt: true,
+      ...(options.enableThinking === undefined ? {} : { enable_thinking: options.enableThinking }),
+    });
+    const tokens = model.tokenize(prompt, true);
+    promptTokens = tokens.length;
+    const conversationOnly = dialect.render({
+      messages: conversation,
+      tools,
+      add_generation_prompt: false,
+      ...(options.enableThinking === undefined ? {} : { enable_thinking: options.enableThinking }),
+    });
+    const stable = prompt.startsWith(conversationOnly) ? model.tokenize(conversationOnly, true).length : 0;
+    if (first) {
+      await options.ensurePrefix(tokens);
+      first = false;
+    }
+    if (signal.aborted) {
+      stopReason = progress.finished ? 'complete' : 'aborted';
+      break;
+    }
+    const input = await prepareInput(sequence, tokens, stable);
+    const thoughtOpen = prompt.endsWith(`${THINK_OPEN}\n`);
+    const reply = new ReplyText(
+      thoughtOpen,
+      (chunk) => {
+        text += chunk;
+        options.onText(chunk);
+      },
+      (chunk) => {
+        reasoning += chunk;
+        options.onReasoning(chunk);
+      },
+    );
+
+    type Mode = 'text' | 'call' | 'after-call';
+    let mode: Mode = 'text';
+    let grammarState: LlamaGrammarEvaluationState | undefined;
+    const stepTokens: Token[] = [];
+    let textTokens: Token[] = [];
+    let callText: Token[] = [];
+    const calls: ParsedCall[] = [];
+    const failures: string[] = [];
+    progress.text = '';
+    let ended: 'turn' | 'calls' | 'maxTokens' | 'aborted' | 'overrun' = 'turn';
+
+    const bias = () => {
+      const favoured = options.favoured?.() ?? [];
+      const tokenBias = new TokenBias(model.tokenizer);
+      // No call can be written when none is callable: the opening tag is never sampled then.
+      if (!callGrammar && callOpenToken !== undefined && mode === 'text') tokenBias.set(callOpenToken, 'never');
+      for (const token of favoured) tokenBias.set(token as Token, { logit: 1000 });
+      return tokenBias;
+    };
+    const iterator = sequence.evaluate(input, {
+      temperature: options.temperature,
+      grammarEvaluationState: () => grammarState,
+      tokenBias: bias,
+    });
+    try {
+      let next = await iterator.next();
+      while (!next.done) {
+        const token = next.value;
+        firstTokenAt ??= performance.now();
+        progress.decodeStartedAt ??= firstTokenAt;
+        stepTokens.push(token);
+        progress.text = model.detokenize(stepTokens, true);
+        // The context is full: stopped here, rather than shifted (which would drop the system prompt and tools).
+        if (sequence.nextTokenIndex >= sequence.contextSize - 1) throw new Error(CONTEXT_FULL);
+        if (signal.aborted) {
+          ended = 'aborted';
+          break;
+        }
+        if (mode === 'text') {
+          if (token === callOpenToken && callGrammar) {
+            reply.update(model.detokenize(textTokens, true), true);
+            mode = 'call';
+            callText = [];
+            grammarState = new LlamaGrammarEvaluationState({ model, grammar: callGrammar });
+          } else {
+            textTokens.push(token);
+            generated++;
+            if (reply.thinking) reasoningTokens++;
+            reply.update(model.detokenize(textTokens, true));
+            if (generated >= options.maxTokens) {
+              ended = 'maxTokens';
+              break;
+            }
+          }
+        } else if (mode === 'call') {
+          callText.push(token);
+          // maxTokens does not count a call's text; a call that never closes is stopped by its length.
+          if (++callTokens > options.maxTokens * 2 + 256) {
+            ended = 'overrun';
+            break;
+          }
+          const written = model.detokenize(callText, true);
+          if (written.endsWith(CALL_CLOSE)) {
+            try {
+              calls.push(dialect.parseCall(written, callable));
+            } catch (error) {
+              failures.push(error instanceof Error ? error.message : String(error));
+            }
+            if (calls.length + failures.length >= options.maxParallelCalls) {
+              ended = 'calls';
+              break;
+            }
+            mode = 'after-call';
+            callText = [];
+            grammarState = new LlamaGrammarEvaluationState({ model, grammar: afterCallGrammar });
+          }
+        } else {
+          callText.push(token);
+          if (model.detokenize(callText, true).endsWith(CALL_OPEN)) {
+            mode = 'call';
+            callText = [];
+            grammarState = new LlamaGrammarEvaluationState({ model, grammar: callGrammar! });
+          }
+        }
+        if (progress.finished) {
+          ended = 'aborted';
+          break;
+        }
+        next = await iterator.next();
+      }
+    } finally {
+      await iterator.return();
+    }
+    if (mode === 'text') reply.update(model.detokenize(textTokens, true), true);
+    textTokens = [];
+
+    if (ended === 'aborted' || (signal.aborted && calls.length === 0)) {
+      stopReason = progress.finished ? 'complete' : 'aborted';
+      break;
+    }
+    if (ended === 'maxTokens' || ended === 'overrun') {
+      stopReason = 'maxTokens';
+      progress.overrun = ended === 'overrun';
+      break;
+    }
+    if (calls.length === 0 && failures.length === 0) break;
+
+    // The turn as the template writes it, then each result in its own tool message.
+    conversation.push(assistantTurn(reply.reasoning, reply.text, calls));
+    for (const call of calls) {
+      progress.handled++;
+      progress.inFlight++;
+      let result: string;
+      try {
+        result = await options.onToolCall!(call);
+      } finally {
+        progress.inFlight--;
+      }
+      conversation.push({ role: 'tool', content: result });
+    }
+    for (const failure of failures) conversation.push({ role: 'tool', content: `Error: ${failure}` });
+    if (signal.aborted) {
+      stopReason = progress.finished ? 'complete' : 'aborted';
+      break;
+    }
+  }
+  return {
+    text,
+    reasoning,
+    reasoningTokens,
+    completionTokens: generated + callTokens,
+    stopReason,
+    firstTokenAt,
+    promptTokens,
+  };
+}
