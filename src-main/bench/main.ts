@@ -2,9 +2,11 @@ import { parseArgs } from 'node:util';
 import { intOption, UsageError, usageErrors } from '../cli/args.js';
 import { DEFAULT_MESSAGES_PER_TASK, DEFAULT_TASKS, runHistoryBench } from './historyBench.js';
 import { BENCH_PRESETS, runModelBench } from './modelBench.js';
+import { runNewTaskBench } from './newTaskBench.js';
+import { MCP_TOOLS_KEPT } from './newTaskRequests.js';
 import { formatTable, toJson, type SectionReport } from './report.js';
 
-const USAGE = `Usage: npm run bench -- [--json] [--only SECTION]... [--tasks N] [--messages-per-task M] [--runs N] [--cold-runs N] [--quant q4_0|q8_0]... [--arch qwen35|qwen3]
+const USAGE = `Usage: npm run bench -- [--json] [--only SECTION]... [--tasks N] [--messages-per-task M] [--runs N] [--cold-runs N] [--quant q4_0|q8_0]... [--arch qwen35|qwen3] [--model FILE]
 
 Sections:
   model     on generated models (q4_0, the headline, and q8_0; made once in .cache/models) of --arch: qwen35 (the
@@ -14,6 +16,13 @@ Sections:
             decode speed through Homebody's engine and through node-llama-cpp directly, peak memory. Medians of
             --runs (default 3) runs after a warm-up; the 40-tool cold run (about 35 s) --cold-runs times (default 2).
             --quant picks the files (the first is the headline).
+  newtask   what a new task costs the user: through the app (a Host in a process of its own, as \`homebody run\`
+            builds it: every built-in tool on, a granted folder, ${MCP_TOOLS_KEPT.length} MCP tools), a warm-up process, then a restart
+            whose first task is "after a restart" and four more new tasks; first token from chat.send to the first
+            streamed event, prompt and evaluated prompt tokens, peak RSS against file + 400 MB. Beside it llama.cpp's
+            llama-server (built once from node-llama-cpp's bundled source when missing) on the same q4_0 file of
+            --arch, context, threads, system prompt and tools: first token of each task, cached tokens, decode
+            tokens/s, peak RSS. Replies capped at 8 tokens. --model FILE measures that GGUF file instead.
   history   imports N tasks × M messages (default ${DEFAULT_TASKS.toLocaleString('en-US')} × ${DEFAULT_MESSAGES_PER_TASK}) into a temporary data folder,
             then times the history list, search (p50, p95), the integrity check and a deletion.
 
@@ -27,6 +36,7 @@ interface BenchArgs {
   readonly coldRuns: number | undefined;
   readonly quants: readonly string[] | undefined;
   readonly arch: string | undefined;
+  readonly model: string | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -35,6 +45,9 @@ const SECTIONS: Record<string, (args: BenchArgs) => Promise<SectionReport>> = {
   // First, so the process's peak memory is the model's own.
   model: ({ runs, coldRuns, quants, arch, log }) =>
     runModelBench({ runs, coldRuns, log, ...(quants ? { quants } : {}), ...(arch ? { arch } : {}) }),
+  // After the model section, whose peak memory is the bench process's own: this one runs the app and llama-server in
+  // processes of their own.
+  newtask: ({ arch, model, log }) => runNewTaskBench({ log, ...(arch ? { arch } : {}), ...(model ? { model } : {}) }),
   history: ({ tasks, messagesPerTask, log }) => runHistoryBench({ tasks, messagesPerTask, log }),
 };
 
@@ -51,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
         'cold-runs': { type: 'string' },
         quant: { type: 'string', multiple: true },
         arch: { type: 'string' },
+        model: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -74,6 +88,7 @@ async function main(argv: string[]): Promise<number> {
     coldRuns: intOption(values['cold-runs'], 'cold-runs', 1, 100),
     quants: values.quant,
     arch: values.arch,
+    model: values.model,
     log: (line) => process.stderr.write(`${line}\n`),
   };
 
