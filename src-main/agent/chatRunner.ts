@@ -233,6 +233,12 @@ export class ChatRunner {
     return this.running.get(taskId)?.done ?? Promise.resolve(undefined);
   }
 
+  /** Tells the engine the tools a new task would start with now, so it can evaluate them ahead of the task. */
+  prepare(): void {
+    const tools = this.deps.tools;
+    if (tools) this.deps.engine.prepare?.({ tools: tools.offered() });
+  }
+
   /** Stops the task's reply; resolves once it has been recorded. */
   async stop(taskId: string): Promise<boolean> {
     const run = this.running.get(taskId);

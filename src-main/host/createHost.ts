@@ -70,7 +70,9 @@ async function startHost(options: CreateHostOptions, folder: DataFolder): Promis
   const participants = [chat, evaluation, settings, network, models, packs, mcp];
   const storage = createPrivacyStorage({ ...base, secrets, packs, worker, chat, participants });
   const services = { settings, network, storage, packs, mcp, models, evaluation, tools, chat, history };
-  const { invoke, call } = createDispatch(registerHandlers(Object.values(services).map((s) => s.handlers)));
+  const handlers = registerHandlers(Object.values(services).map((s) => s.handlers));
+  const { invoke, call } = createDispatch(handlers, chat.afterRequest);
+  subscribe(chat.afterEvent);
   // Timers, downloads, replies, MCP servers, the evaluation, the worker, the engine, then the ledger's last bytes.
   const shutdown = [history, packs, models, chat, mcp, evaluation, worker, models.engine, network];
   let disposed = false;

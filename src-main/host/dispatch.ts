@@ -45,14 +45,16 @@ export function registerHandlers<G extends Partial<Handlers>>(groups: ReadonlyAr
  * HomebodyError; `call` for the transports, which takes any method name and answers a result value, never throwing.
  * Both validate the request against the contract's schema on arrival, whichever transport brought it.
  */
-export function createDispatch(handlers: Handlers) {
+export function createDispatch(handlers: Handlers, onHandled?: (method: ApiMethod) => void) {
   async function invoke<M extends ApiMethod>(method: M, raw: unknown): Promise<ApiResponse<M>> {
     const parsed = apiSchemas[method].request.safeParse(raw ?? {});
     if (!parsed.success) {
       throw new HomebodyError('INVALID_REQUEST', `Invalid ${method} request: ${describeIssues(parsed.error)}`);
     }
     const handler = handlers[method] as (request: unknown) => Promise<ApiResponse<M>>;
-    return handler(parsed.data);
+    const response = await handler(parsed.data);
+    onHandled?.(method);
+    return response;
   }
 
   async function call(method: string, request: unknown): Promise<ApiResult<unknown>> {

@@ -40,6 +40,11 @@ export interface GenerateOptions {
   readonly onToolCall?: (name: string, args: unknown, written?: WrittenValue) => Promise<string>;
 }
 
+export interface PrepareRequest {
+  readonly tools: readonly EngineTool[];
+  readonly systemPrompt?: string;
+}
+
 /** complete: the model ended its turn; maxTokens: the length cap ended it; aborted: the user stopped it. */
 export type GenerateStopReason = 'complete' | 'maxTokens' | 'aborted';
 
@@ -65,5 +70,11 @@ export interface ChatEngine {
   /** Loads a GGUF file, replacing (and first stopping) whatever runs now. Never throws: the result is a state. */
   load(path: string): Promise<ModelState>;
   generate(options: GenerateOptions): Promise<GenerateResult>;
+  /**
+   * The tools (and system prompt) the next task will start with, told when they change: an engine that keeps an
+   * evaluated prompt prefix evaluates it now, in the background, so that task starts at once. A reply that arrives
+   * meanwhile goes first.
+   */
+  prepare?(request: PrepareRequest): void;
   dispose(): Promise<void>;
 }

@@ -23,6 +23,7 @@ import type {
   GenerateOptions,
   GenerateResult,
   GenerateStopReason,
+  PrepareRequest,
 } from './engineTypes.js';
 import {
   clipToolResult,
@@ -295,6 +296,9 @@ export class LlamaEngine implements ChatEngine {
           dialect,
           prefixes: new Map(),
         };
+        // The prefix the model's last task started with (its tools), loaded now, so the first task after a restart
+        // starts at once; a task with other tools evaluates its own as before.
+        await this.prefixCache?.loadLatest(this.loaded.sequence, this.loaded.identity).catch(() => false);
         this.setState({ status: 'ready', info });
       } catch (error) {
         this.setState({ status: 'error', path, error: toAppError(error, 'MODEL_LOAD_FAILED', path) });
@@ -303,7 +307,45 @@ export class LlamaEngine implements ChatEngine {
     });
   }
 
+  /** The background evaluation of the next task's prefix, stopped (at its next chunk) when a reply comes. */
+  private preparing: AbortController | undefined;
+  private prepareRequest: PrepareRequest | undefined;
+
+  prepare(request: PrepareRequest): void {
+    const first = this.prepareRequest === undefined;
+    this.prepareRequest = request;
+    if (!first) return; // one is queued already; it takes the latest request
+    void this.queue.run(async () => {
+      const next = this.prepareRequest;
+      this.prepareRequest = undefined;
+      const loaded = this.loaded;
+      if (!next || !loaded?.dialect) return;
+      const controller = new AbortController();
+      this.preparing = controller;
+      try {
+        const tools = next.tools.length ? await this.grammars.usable(next.tools) : [];
+        const systemPrompt = next.systemPrompt ?? this.config.systemPrompt;
+        const enableThinking = this.enableThinking();
+        await ensurePrefix({
+          sequence: loaded.sequence,
+          tokens: this.dialectPrefix(loaded, loaded.dialect, systemPrompt, tools, enableThinking),
+          cache: this.prefixCache,
+          model: loaded.identity,
+          signal: controller.signal,
+        });
+      } catch (error) {
+        (this.config.log ?? ((line) => console.warn(line)))(
+          `prefix: evaluating the next task's tools failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      } finally {
+        if (this.preparing === controller) this.preparing = undefined;
+      }
+    });
+  }
+
   generate(options: GenerateOptions): Promise<GenerateResult> {
+    // A user's task does not wait for a background evaluation of the tools beyond its current chunk.
+    this.preparing?.abort();
     return this.queue.run(async () => {
       const loaded = this.loaded;
       if (!loaded) throw new HomebodyError('NO_MODEL', 'No model is loaded. Open a GGUF model first.');
@@ -408,6 +450,8 @@ export class LlamaEngine implements ChatEngine {
             // The whole prompt as the model saw it, cached prefix included (the context holds prompt + reply).
             promptTokens: Math.max(0, sequence.nextTokenIndex - used.usedOutputTokens),
             completionTokens: used.usedOutputTokens,
+            // node-llama-cpp does not count a thought's tokens apart: counted again from its text.
+            reasoningTokens: reasoning ? loaded.model.tokenize(reasoning).length : 0,
             ttftMs: firstChunkAt === undefined ? null : firstChunkAt - started,
             tokensPerSecond:
               used.usedOutputTokens > 0 && decodeSeconds > 0 ? used.usedOutputTokens / decodeSeconds : null,

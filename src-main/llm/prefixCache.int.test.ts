@@ -135,7 +135,8 @@ describe('the system prompt + tools prefix', { timeout: 600_000 }, () => {
       systemPrompt: 'You are a terse assistant. Answer in one line.',
     });
     const reworded = await ask(otherPrompt, QUESTION);
-    expect(reworded.evaluatedPromptTokens).toBeGreaterThanOrEqual(reworded.stats.promptTokens - 1);
+    // The model's latest prefix is loaded with it; of that, only the system turn's opening matches the new prompt.
+    expect(reworded.evaluatedPromptTokens).toBeGreaterThan(reworded.stats.promptTokens - 10);
     expect(stateFiles(dir)).toHaveLength(3);
   });
 

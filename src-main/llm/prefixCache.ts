@@ -38,6 +38,9 @@ interface Manifest {
   readonly tokens: number;
   readonly bytes: number;
   readonly model: string;
+  /** What else the key hashed, so the latest state of a model can be found without its tokens. */
+  readonly contextSize?: number;
+  readonly binding?: string;
 }
 
 let bindingVersion: string | undefined;
@@ -175,6 +178,54 @@ export class PrefixStateCache {
     return true;
   }
 
+  /**
+   * Loads the most recently used state of this model file in a context of this size (the prefix its last task
+   * started with), so a new task after a restart finds it already in the sequence. False when there is none.
+   */
+  async loadLatest(sequence: LlamaContextSequence, model: string): Promise<boolean> {
+    let names: string[];
+    try {
+      names = readdirSync(this.options.dir).filter((name) => /^[0-9a-f]{32}\.json$/.test(name));
+    } catch {
+      return false;
+    }
+    const candidates: Array<{ manifest: Manifest; used: number }> = [];
+    for (const name of names) {
+      try {
+        const path = join(this.options.dir, name);
+        const manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+        if (
+          manifest.format === FORMAT &&
+          manifest.model === model &&
+          manifest.contextSize === sequence.contextSize &&
+          manifest.binding === nodeLlamaCppVersion()
+        ) {
+          candidates.push({ manifest, used: statSync(path).mtimeMs });
+        }
+      } catch {
+        // Unreadable: load() deals with it when its key is asked for.
+      }
+    }
+    const latest = candidates.sort((a, b) => b.used - a.used)[0]?.manifest;
+    if (!latest) return false;
+    const { state } = this.paths(latest.key);
+    try {
+      if (statSync(state).size !== latest.bytes) throw new Error('the file is not whole');
+      await sequence.loadStateFromFile(state, { acceptRisk: true });
+      if (sequence.contextTokens.length !== latest.tokens) throw new Error('the state holds other tokens');
+      if (PrefixStateCache.key(model, sequence.contextSize, sequence.contextTokens) !== latest.key) {
+        throw new Error('the state does not match its name');
+      }
+    } catch (error) {
+      this.options.log(`prefix cache: ignoring ${state}: ${error instanceof Error ? error.message : String(error)}`);
+      this.remove(latest.key);
+      if (!sequence.disposed) await sequence.clearHistory();
+      return false;
+    }
+    await checkpoint(sequence);
+    return true;
+  }
+
   /** Saves the sequence's state, which must hold exactly `tokens`, through a temporary file and a rename. */
   async save(sequence: LlamaContextSequence, key: string, tokens: readonly Token[], model: string): Promise<void> {
     const { state, manifest } = this.paths(key);
@@ -183,7 +234,15 @@ export class PrefixStateCache {
       mkdirSync(this.options.dir, { recursive: true });
       const { fileSize } = await sequence.saveStateToFile(partial);
       renameSync(partial, state);
-      const record: Manifest = { format: FORMAT, key, tokens: tokens.length, bytes: fileSize, model };
+      const record: Manifest = {
+        format: FORMAT,
+        key,
+        tokens: tokens.length,
+        bytes: fileSize,
+        model,
+        contextSize: sequence.contextSize,
+        binding: nodeLlamaCppVersion(),
+      };
       writeFileSync(`${manifest}.partial`, JSON.stringify(record));
       renameSync(`${manifest}.partial`, manifest);
     } catch (error) {

@@ -89,6 +89,11 @@ export interface MakeModelOptions {
   readonly out: string;
   /** The chat template written into the model; default: defaultChatTemplate(preset). */
   readonly template?: ChatTemplateName;
+  /**
+   * Another family's template text instead (a test of a model Homebody has no dialect for); `template` then only
+   * names it in the metadata.
+   */
+  readonly templateText?: string;
 }
 
 /** The layers of a qwen3 model: every layer full attention with q/k norms, tied embeddings. */
@@ -158,7 +163,7 @@ export function makeModel(options: MakeModelOptions): {
     [SYNTHETIC_MODEL_KEY, { type: 'bool', value: true }],
     ...layout.metadata,
     ...tokenizer.metadata,
-    ['tokenizer.chat_template', { type: 'string', value: chatTemplateText(template) }],
+    ['tokenizer.chat_template', { type: 'string', value: options.templateText ?? chatTemplateText(template) }],
     [CHAT_TEMPLATE_NAME_KEY, { type: 'string', value: template }],
   ];
   const { bytes } = writeGguf(options.out, metadata, layout.tensors);

@@ -1,4 +1,4 @@
-import { HomebodyError } from '../../../src-shared/contract/index.js';
+import { HomebodyError, type HostEvent } from '../../../src-shared/contract/index.js';
 import { agentToolsFrom } from '../../agent/agentTools.js';
 import { ChatRunner, type ReplyOptions } from '../../agent/chatRunner.js';
 import type { ToolActions } from '../../agent/toolActions.js';
@@ -17,6 +17,11 @@ export interface ChatServiceDeps {
   /** The length cap and temperature the caller fixes; the environment's defaults fill the rest. */
   readonly reply?: Partial<ReplyOptions>;
 }
+
+/** How long after a change the next task's tools are evaluated: a burst of changes gives one evaluation. */
+const PREPARE_DELAY_MS = 300;
+/** Requests that may change the tools a new task is offered. */
+const CHANGES_TOOLS = /^(policy|settings|packs|mcp)\./;
 
 /** The chat: one reply at a time, streamed as events, and the tasks it keeps. */
 export function createChatService(deps: ChatServiceDeps) {
@@ -38,6 +43,17 @@ export function createChatService(deps: ChatServiceDeps) {
     },
   };
   const stopAll = (): Promise<void> => runner.stopAll();
+  // The tools a new task starts with are evaluated ahead of it: when a model is ready, and (a moment after) whenever
+  // something that changes the tools happened (several changes in a row give one evaluation).
+  let preparing: NodeJS.Timeout | undefined;
+  const prepare = (): void => {
+    clearTimeout(preparing);
+    preparing = setTimeout(() => runner.prepare(), PREPARE_DELAY_MS);
+    preparing.unref();
+  };
+  const offState = engine.onStateChange((state) => {
+    if (state.status === 'ready') prepare();
+  });
   return {
     runner,
     handlers,
@@ -49,7 +65,19 @@ export function createChatService(deps: ChatServiceDeps) {
     stopForWipe: stopAll,
     /** A reply is being written now. */
     replying: (): boolean => store.tasks.runningIds().some((taskId) => runner.isRunning(taskId)),
-    dispose: stopAll,
+    /** After each request: one that may change the offered tools (a policy, a pack, an MCP server) re-prepares. */
+    afterRequest: (method: string): void => {
+      if (CHANGES_TOOLS.test(method)) prepare();
+    },
+    /** An MCP server's tools changed. */
+    afterEvent: (event: HostEvent): void => {
+      if (event.type === 'mcp.changed') prepare();
+    },
+    dispose: async () => {
+      clearTimeout(preparing);
+      offState();
+      await stopAll();
+    },
   };
 }
 export type ChatService = ReturnType<typeof createChatService>;
