@@ -67,6 +67,8 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
 
   // 2. A reversible write asks too, naming the absolute files and their granted folder. No button has focus, so a
   // stray Enter allows nothing; allowed with a click, it runs, and Undo puts the file back.
+  // A reply goes on after its call (the model reads the result); one reply runs at a time.
+  await expect(page.getByTestId('stop-button')).toBeHidden();
   await page.getByTestId('new-task-button').click();
   await sendMessage(page, 'rename draft.txt to final.txt');
   await expect(page.getByTestId('permission-prompt')).toBeVisible();
@@ -87,6 +89,8 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   expect(existsSync(join(reports, 'final.txt'))).toBe(false);
 
   // A path outside every granted folder is refused before anyone is asked, with the reason in the chat.
+  // A reply goes on after its call (the model reads the result); one reply runs at a time.
+  await expect(page.getByTestId('stop-button')).toBeHidden();
   await page.getByTestId('new-task-button').click();
   await sendMessage(page, 'read my private secret');
   await expect(card('read_text')).toHaveAttribute('data-state', 'rejected', { timeout: 120_000 });
@@ -95,6 +99,8 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   await expect(card('read_text')).not.toContainText('outside secret');
 
   // 3. Esc denies: nothing moves.
+  // A reply goes on after its call (the model reads the result); one reply runs at a time.
+  await expect(page.getByTestId('stop-button')).toBeHidden();
   await page.getByTestId('new-task-button').click();
   await sendMessage(page, 'move the old invoices to Archive');
   await expect(page.getByTestId('permission-prompt')).toBeVisible();
@@ -103,6 +109,8 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   expect(existsSync(join(reports, 'invoice-2023.pdf'))).toBe(true);
 
   // 4. A permanent delete never runs from the chat: it waits in the queue until approved there.
+  // A reply goes on after its call (the model reads the result); one reply runs at a time.
+  await expect(page.getByTestId('stop-button')).toBeHidden();
   await page.getByTestId('new-task-button').click();
   await sendMessage(page, 'delete tmp.log for good');
   await expect(card('delete_permanently')).toHaveAttribute('data-gate', 'queue');

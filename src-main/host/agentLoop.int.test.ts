@@ -57,7 +57,7 @@ describe.each([
       dataDir: join(work, 'data'),
       shell: 'cli',
       loadModelOnStart: false,
-      engineConfig: { gpu: false, contextSize: 4096 },
+      engineConfig: { gpu: false, contextSize: 8192 },
       reply: { maxTokens: 64, temperature: 0 },
       createEngine: scriptedEngines(scripts),
     });

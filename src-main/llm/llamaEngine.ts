@@ -71,7 +71,7 @@ interface Loaded {
   /** The model's own tool-call dialect when its template is one Homebody speaks exactly; else node-llama-cpp's wrapper. */
   readonly dialect: ToolDialect | undefined;
   /** The shared prompt prefix (system prompt + every tool) per system prompt and tool set, as tokens. */
-  readonly prefixes: Map<string, Token[]>;
+  readonly prefixes: Map<string, { readonly tokens: Token[]; readonly text: string }>;
 }
 
 /**
@@ -89,6 +89,11 @@ function thinkingDefaultOf(
   if (unset !== 'none') return unset;
   if (templateThinking(template, false) === 'off') return 'on';
   return templateThinking(template, true) === 'on' ? 'off' : 'none';
+}
+
+/** A control token (`<|im_start|>`, `<tool_call>`): text after it tokenizes alone as it does within the whole. */
+function isControl(model: LlamaModel, token: Token): boolean {
+  return model.detokenize([token], false) === '' && model.detokenize([token], true) !== '';
 }
 
 /** Tokens kept free after a tool result: its markup and the start of what the model writes next. */
@@ -485,6 +490,35 @@ export class LlamaEngine implements ChatEngine {
     tools: readonly EngineTool[],
     enableThinking: boolean | undefined,
   ): Token[] {
+    return this.prefixOf(loaded, dialect, systemPrompt, tools, enableThinking).tokens;
+  }
+
+  /**
+   * A prompt's tokens: those of the shared prefix (system prompt and every tool, thousands of tokens) as already
+   * known, then the rest tokenized. The prefix ends after a control token (`<|im_start|>`), where tokenizing the
+   * whole text would cut the same way.
+   */
+  private promptTokenizer(
+    loaded: Loaded,
+    dialect: ToolDialect,
+    systemPrompt: string,
+    tools: readonly EngineTool[],
+    enableThinking: boolean | undefined,
+  ): (text: string) => Token[] {
+    const prefix = this.prefixOf(loaded, dialect, systemPrompt, tools, enableThinking);
+    return (text) =>
+      text.startsWith(prefix.text)
+        ? [...prefix.tokens, ...loaded.model.tokenize(text.slice(prefix.text.length), true)]
+        : loaded.model.tokenize(text, true);
+  }
+
+  private prefixOf(
+    loaded: Loaded,
+    dialect: ToolDialect,
+    systemPrompt: string,
+    tools: readonly EngineTool[],
+    enableThinking: boolean | undefined,
+  ): { readonly tokens: Token[]; readonly text: string } {
     const key = JSON.stringify([systemPrompt, tools, enableThinking ?? null]);
     const known = loaded.prefixes.get(key);
     if (known) return known;
@@ -502,7 +536,12 @@ export class LlamaEngine implements ChatEngine {
     const b = render('b');
     let shared = 0;
     while (shared < a.length && shared < b.length && a[shared] === b[shared]) shared++;
-    const prefix = a.slice(0, shared);
+    // Up to the last control token before the parting, so the rest of any prompt tokenizes on its own as it would
+    // within the whole text.
+    let end = shared;
+    while (end > 0 && !isControl(loaded.model, a[end - 1]!)) end--;
+    const tokens = a.slice(0, end);
+    const prefix = { tokens, text: loaded.model.detokenize(tokens, true) };
     if (loaded.prefixes.size >= 4) loaded.prefixes.delete(loaded.prefixes.keys().next().value!);
     loaded.prefixes.set(key, prefix);
     return prefix;
@@ -543,9 +582,12 @@ export class LlamaEngine implements ChatEngine {
     // Every tool in the prompt when they fit with room for the reply; else, as for other models, the callable ones
     // (a new task then evaluates its own tool section: slower, but it runs).
     const fits = (tools: readonly EngineTool[]) =>
-      model.tokenize(render([], tools), true).length + replyReserve(contextSize, options.maxTokens) <= contextSize;
+      this.promptTokenizer(loaded, dialect, systemPrompt, tools, enableThinking)(render([], tools)).length +
+        replyReserve(contextSize, options.maxTokens) <=
+      contextSize;
     const promptTools = callable.length < allTools.length && !fits(allTools) ? callable : allTools;
-    const plan = planContextBy(model, contextSize, (turns) => model.tokenize(render(turns, promptTools), true).length, {
+    const tokenize = this.promptTokenizer(loaded, dialect, systemPrompt, promptTools, enableThinking);
+    const plan = planContextBy(model, contextSize, (turns) => tokenize(render(turns, promptTools)).length, {
       ...options,
       tools: promptTools,
     });
@@ -602,14 +644,16 @@ export class LlamaEngine implements ChatEngine {
               },
             }
           : {}),
+        tokenize,
         ensurePrefix: async () => {
-          await ensurePrefix({
+          const outcome = await ensurePrefix({
             sequence,
             tokens: this.dialectPrefix(loaded, dialect, systemPrompt, promptTools, enableThinking),
             cache: this.prefixCache,
             model: loaded.identity,
             signal: controller.signal,
           });
+          return outcome.source === 'skipped' ? 0 : outcome.prefixTokens;
         },
       });
     } catch (error) {

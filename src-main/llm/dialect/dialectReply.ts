@@ -68,8 +68,10 @@ export interface DialectReplyOptions {
   readonly progress: DialectProgress;
   /** Told the conversation at the start of each step (the steering writes a script's call after it). */
   readonly onStep?: (conversation: readonly TemplateMessage[]) => void;
+  /** The prompt's tokens (special tokens parsed); the engine reuses the shared prefix's tokens it knows. */
+  readonly tokenize: (text: string) => Token[];
   /** Makes the sequence start with the shared prefix (kept, loaded from disk, or evaluated and saved). */
-  readonly ensurePrefix: (promptTokens: readonly Token[]) => Promise<void>;
+  readonly ensurePrefix: (promptTokens: readonly Token[]) => Promise<number>;
 }
 
 export interface DialectReplyResult {
@@ -96,6 +98,32 @@ export class DialectGrammars {
       this.cache.set(gbnf, grammar);
     }
     return grammar;
+  }
+}
+
+/**
+ * The text of a growing list of tokens, decoded as they come: one token at a time (decoding the whole list again for
+ * each token would cost a long reply its decode speed), a character split across tokens waiting for its last byte.
+ */
+class TokenText {
+  private decoded = '';
+  private pending: Token[] = [];
+  private context: Token[] = [];
+  constructor(private readonly model: LlamaModel) {}
+
+  push(token: Token): void {
+    this.pending.push(token);
+    const text = this.model.detokenize(this.pending, true, this.context);
+    // A UTF-8 character is at most 4 bytes: past that the replacement character is what the model wrote.
+    if (text.endsWith('\uFFFD') && this.pending.length < 4) return;
+    this.decoded += text;
+    this.context = [...this.context, ...this.pending].slice(-4);
+    this.pending = [];
+  }
+
+  /** All of it, a character still arriving shown as the replacement character. */
+  get text(): string {
+    return this.pending.length ? this.decoded + this.model.detokenize(this.pending, true, this.context) : this.decoded;
   }
 }
 
@@ -132,11 +160,8 @@ class ReplyText {
       const rest = this.raw.slice(this.emitted);
       if (rest === '') return;
       if (this.inThought) {
-        // The blank lines around a thought are not part of it (the template trims them away).
-        if (this.reasoning === '' && rest.startsWith('\n')) {
-          this.emitted += rest.length - rest.replace(/^\n+/, '').length;
-          continue;
-        }
+        // The blank lines that end a thought are not part of it (the template trims them away); those that start
+        // one are streamed as they come, so the first token shows at once (the template trims them too).
         const close = rest.indexOf(THINK_CLOSE);
         if (close >= 0) {
           this.thought(rest.slice(0, close).replace(/\n+$/, ''));
@@ -200,6 +225,9 @@ class ReplyText {
   }
 }
 
+/** Below this many tokens after the shared prefix, no checkpoint is taken where the conversation ends. */
+const CHECKPOINT_MIN_TOKENS = 64;
+
 /** node-llama-cpp's words for a full context; the engine turns them into the error the user reads. */
 const CONTEXT_FULL = 'The context size is too small to generate a response';
 
@@ -214,6 +242,7 @@ async function prepareInput(
   sequence: LlamaContextSequence,
   tokens: readonly Token[],
   stable: number,
+  prefixEnd: number,
 ): Promise<Token[]> {
   if (tokens.length >= sequence.contextSize) throw new Error(CONTEXT_FULL);
   const keep = Math.min(sequence.compareContextTokens([...tokens]).firstDifferentIndex, tokens.length - 1);
@@ -222,6 +251,9 @@ async function prepareInput(
   }
   const start = sequence.nextTokenIndex;
   if (!sequence.needsCheckpoints || stable <= start || stable >= tokens.length) return tokens.slice(start);
+  // A checkpoint costs a second pass over the prompt: not worth it for the few tokens of a new task's message
+  // right after the shared prefix (which has its own), as a later turn evaluates them again for less.
+  if (prefixEnd > 0 && start === prefixEnd && stable - start < CHECKPOINT_MIN_TOKENS) return tokens.slice(start);
   await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(start, stable));
   await sequence.takeCheckpoint();
   return tokens.slice(stable);
@@ -269,7 +301,9 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
   const { model, sequence, dialect, progress, signal } = options;
   const tools = toolsForTemplate(options.tools);
   const callable = options.onToolCall ? (options.callable ?? options.tools) : [];
-  const callGrammar = callable.length ? options.grammars.get(dialect.callGrammar(callable)) : undefined;
+  // Built when the model first opens a call: most replies' first token needs no grammar at all.
+  let callGrammar: LlamaGrammar | undefined;
+  const grammarOfCalls = (): LlamaGrammar => (callGrammar ??= options.grammars.get(dialect.callGrammar(callable)));
   const afterCallGrammar = options.grammars.get(AFTER_CALL_GRAMMAR);
   const [callOpenToken] = model.tokenize(CALL_OPEN, true);
   const conversation: TemplateMessage[] = [...options.messages];
@@ -283,6 +317,8 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
   let promptTokens = 0;
   let stopReason: DialectReplyResult['stopReason'] = 'complete';
   let first = true;
+  /** Where the shared prefix, and its checkpoint, end (0: it was too short to keep). */
+  let prefixEnd = 0;
 
   for (;;) {
     options.onStep?.(conversation);
@@ -292,7 +328,7 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
       add_generation_prompt: true,
       ...(options.enableThinking === undefined ? {} : { enable_thinking: options.enableThinking }),
     });
-    const tokens = model.tokenize(prompt, true);
+    const tokens = options.tokenize(prompt);
     promptTokens = tokens.length;
     const conversationOnly = dialect.render({
       messages: conversation,
@@ -300,16 +336,16 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
       add_generation_prompt: false,
       ...(options.enableThinking === undefined ? {} : { enable_thinking: options.enableThinking }),
     });
-    const stable = prompt.startsWith(conversationOnly) ? model.tokenize(conversationOnly, true).length : 0;
+    const stable = prompt.startsWith(conversationOnly) ? options.tokenize(conversationOnly).length : 0;
     if (first) {
-      await options.ensurePrefix(tokens);
+      prefixEnd = await options.ensurePrefix(tokens);
       first = false;
     }
     if (signal.aborted) {
       stopReason = progress.finished ? 'complete' : 'aborted';
       break;
     }
-    const input = await prepareInput(sequence, tokens, stable);
+    const input = await prepareInput(sequence, tokens, stable, prefixEnd);
     const thoughtOpen = prompt.endsWith(`${THINK_OPEN}\n`);
     const reply = new ReplyText(
       thoughtOpen,
@@ -326,9 +362,9 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
     type Mode = 'text' | 'call' | 'after-call';
     let mode: Mode = 'text';
     let grammarState: LlamaGrammarEvaluationState | undefined;
-    const stepTokens: Token[] = [];
-    let textTokens: Token[] = [];
-    let callText: Token[] = [];
+    const stepText = new TokenText(model);
+    const answer = new TokenText(model);
+    let callText = new TokenText(model);
     const calls: ParsedCall[] = [];
     const failures: string[] = [];
     progress.text = '';
@@ -338,7 +374,8 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
       const favoured = options.favoured?.() ?? [];
       const tokenBias = new TokenBias(model.tokenizer);
       // No call can be written when none is callable: the opening tag is never sampled then.
-      if (!callGrammar && callOpenToken !== undefined && mode === 'text') tokenBias.set(callOpenToken, 'never');
+      if (callable.length === 0 && callOpenToken !== undefined && mode === 'text')
+        tokenBias.set(callOpenToken, 'never');
       for (const token of favoured) tokenBias.set(token as Token, { logit: 1000 });
       return tokenBias;
     };
@@ -353,8 +390,8 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
         const token = next.value;
         firstTokenAt ??= performance.now();
         progress.decodeStartedAt ??= firstTokenAt;
-        stepTokens.push(token);
-        progress.text = model.detokenize(stepTokens, true);
+        stepText.push(token);
+        progress.text = stepText.text;
         // The context is full: stopped here, rather than shifted (which would drop the system prompt and tools).
         if (sequence.nextTokenIndex >= sequence.contextSize - 1) throw new Error(CONTEXT_FULL);
         if (signal.aborted) {
@@ -362,16 +399,16 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
           break;
         }
         if (mode === 'text') {
-          if (token === callOpenToken && callGrammar) {
-            reply.update(model.detokenize(textTokens, true), true);
+          if (token === callOpenToken && callable.length > 0) {
+            reply.update(answer.text, true);
             mode = 'call';
-            callText = [];
-            grammarState = new LlamaGrammarEvaluationState({ model, grammar: callGrammar });
+            callText = new TokenText(model);
+            grammarState = new LlamaGrammarEvaluationState({ model, grammar: grammarOfCalls() });
           } else {
-            textTokens.push(token);
+            answer.push(token);
             generated++;
             if (reply.thinking) reasoningTokens++;
-            reply.update(model.detokenize(textTokens, true));
+            reply.update(answer.text);
             if (generated >= options.maxTokens) {
               ended = 'maxTokens';
               break;
@@ -384,7 +421,7 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
             ended = 'overrun';
             break;
           }
-          const written = model.detokenize(callText, true);
+          const written = callText.text;
           if (written.endsWith(CALL_CLOSE)) {
             try {
               calls.push(dialect.parseCall(written, callable));
@@ -396,15 +433,15 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
               break;
             }
             mode = 'after-call';
-            callText = [];
+            callText = new TokenText(model);
             grammarState = new LlamaGrammarEvaluationState({ model, grammar: afterCallGrammar });
           }
         } else {
           callText.push(token);
-          if (model.detokenize(callText, true).endsWith(CALL_OPEN)) {
+          if (callText.text.endsWith(CALL_OPEN)) {
             mode = 'call';
-            callText = [];
-            grammarState = new LlamaGrammarEvaluationState({ model, grammar: callGrammar! });
+            callText = new TokenText(model);
+            grammarState = new LlamaGrammarEvaluationState({ model, grammar: grammarOfCalls() });
           }
         }
         if (progress.finished) {
@@ -416,8 +453,7 @@ export async function dialectReply(options: DialectReplyOptions): Promise<Dialec
     } finally {
       await iterator.return();
     }
-    if (mode === 'text') reply.update(model.detokenize(textTokens, true), true);
-    textTokens = [];
+    if (mode === 'text') reply.update(answer.text, true);
 
     if (ended === 'aborted' || (signal.aborted && calls.length === 0)) {
       stopReason = progress.finished ? 'complete' : 'aborted';

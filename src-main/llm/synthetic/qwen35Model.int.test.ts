@@ -213,8 +213,8 @@ describe("Homebody's engine on the generated qwen35 model", { timeout: 300_000 }
     ]);
     expect(next.stats.promptTokens).toBeGreaterThan(b.stats.promptTokens);
     // The template renders the earlier reply without its thought, so the model reads again from where that reply's
-    // generation prompt (`<|im_start|>assistant\n<think>\n`, 5 tokens) began: a checkpoint there lets the hybrid
-    // model go back to it rather than to the shared prefix.
+    // generation prompt (`<|im_start|>assistant\n<think>\n`, 5 tokens) began: a checkpoint there (there was none
+    // nearer) lets the hybrid model go back to it rather than to the start.
     expect(next.evaluatedPromptTokens).toBeLessThan(next.stats.promptTokens - b.stats.promptTokens + 5);
   });
 });
