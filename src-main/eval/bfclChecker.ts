@@ -17,6 +17,7 @@
  */
 import { WrittenNumber, type WrittenValue } from '../llm/writtenJson.js';
 import type { ExpectedCall, MatchRule } from './evalCase.js';
+import { reprFloat } from '../llm/dialect/pythonValues.js';
 
 /** A proposed call, under the tool's original name. */
 export interface CheckedCall {
@@ -159,24 +160,6 @@ function reprString(s: string): string {
     else out += ch;
   }
   return out + quote;
-}
-
-/** Python's `repr(float)`: the shortest digits (as JavaScript's), fixed notation for exponents -4..15. */
-function reprFloat(x: number): string {
-  if (Number.isNaN(x)) return 'nan';
-  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
-  const sign = x < 0 ? '-' : '';
-  const [mantissa = '0', exponentText = '0'] = Math.abs(x).toExponential().split('e');
-  const exponent = Number(exponentText);
-  const digits = mantissa.replace('.', '');
-  if (exponent < -4 || exponent >= 16) {
-    const shown = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    return `${sign}${shown}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
-  }
-  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
-  const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0');
-  return `${sign}${whole}.${digits.slice(exponent + 1) || '0'}`;
 }
 
 /** Python's `repr()` of a JSON value, as BFCL's messages print it; `asFloat` shows an int turned into a float. */
