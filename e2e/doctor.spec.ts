@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { E2E_MODEL } from './fixtures/paths.js';
 import { expect, test } from './fixtures/homebody.js';
 
-/** The Doctor shows the machine's own defaults and the user's settings: no thread count from the environment. */
-const NO_THREADS_OVERRIDE = { HOMEBODY_THREADS: '' };
+/** The Doctor shows the machine's own defaults and the user's settings: no thread count or context size from the environment. */
+const NO_ENV_OVERRIDES = { HOMEBODY_THREADS: '', HOMEBODY_CONTEXT_SIZE: '' };
 
 test('the Doctor shows this computer and each model, and measures speed on request', async ({ homebody }) => {
   // Loading and measuring a model takes long on a busy 2-core machine; nothing here asserts a time.
@@ -14,7 +14,7 @@ test('the Doctor shows this computer and each model, and measures speed on reque
   // The benchmark's generated 0.6B model is made once into the cache folder; the small test model stands in for it.
   mkdirSync(join(dataDir, 'cache'));
   copyFileSync(E2E_MODEL, join(dataDir, 'cache', 'bench-qwen3-0.6b-q4_0-r1.gguf'));
-  const { page } = await homebody.launch({ model: E2E_MODEL, dataDir, env: NO_THREADS_OVERRIDE });
+  const { page } = await homebody.launch({ model: E2E_MODEL, dataDir, env: NO_ENV_OVERRIDES });
   await page.getByTestId('nav-doctor').click();
   await expect(page.getByTestId('doctor-page')).toBeVisible();
   await expect(page.getByTestId('doctor-cpu')).not.toBeEmpty();
@@ -31,7 +31,7 @@ test('the Doctor shows this computer and each model, and measures speed on reque
 });
 
 test('model settings are checked in place, saved, and shown again after a reload', async ({ homebody }) => {
-  const { page } = await homebody.launch({ model: E2E_MODEL, env: NO_THREADS_OVERRIDE });
+  const { page } = await homebody.launch({ model: E2E_MODEL, env: NO_ENV_OVERRIDES });
   await page.getByTestId('nav-doctor').click();
   const context = page.getByTestId('model-setting-contextSize');
   await expect(page.getByTestId('model-setting-contextSize-default')).toContainText('Default:');

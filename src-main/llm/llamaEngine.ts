@@ -331,9 +331,13 @@ export class LlamaEngine implements ChatEngine {
         const tools = next.tools.length ? await this.grammars.usable(next.tools) : [];
         const systemPrompt = next.systemPrompt ?? this.config.systemPrompt;
         const enableThinking = this.enableThinking();
+        const tokens = this.dialectPrefix(loaded, loaded.dialect, systemPrompt, tools, enableThinking);
+        // Definitions that leave no room for a reply are never the prompt's (a task then offers the callable ones).
+        const { contextSize } = loaded.context;
+        if (tokens.length + replyReserve(contextSize, Infinity) > contextSize) return;
         await ensurePrefix({
           sequence: loaded.sequence,
-          tokens: this.dialectPrefix(loaded, loaded.dialect, systemPrompt, tools, enableThinking),
+          tokens,
           cache: this.prefixCache,
           model: loaded.identity,
           signal: controller.signal,
