@@ -234,9 +234,9 @@ export class ChatRunner {
   }
 
   /** Tells the engine the tools a new task would start with now, so it can evaluate them ahead of the task. */
-  prepare(): void {
+  prepare(maxTokens?: number): void {
     const tools = this.deps.tools;
-    if (tools) this.deps.engine.prepare?.({ tools: tools.offered() });
+    if (tools) this.deps.engine.prepare?.({ tools: tools.offered(), ...(maxTokens ? { maxTokens } : {}) });
   }
 
   /** Stops the task's reply; resolves once it has been recorded. */

@@ -43,6 +43,8 @@ export interface GenerateOptions {
 export interface PrepareRequest {
   readonly tools: readonly EngineTool[];
   readonly systemPrompt?: string;
+  /** The replies' length cap, for the room a reply needs (default: a quarter of the context). */
+  readonly maxTokens?: number;
 }
 
 /** complete: the model ended its turn; maxTokens: the length cap ended it; aborted: the user stopped it. */

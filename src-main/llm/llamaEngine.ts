@@ -334,7 +334,7 @@ export class LlamaEngine implements ChatEngine {
         const tokens = this.dialectPrefix(loaded, loaded.dialect, systemPrompt, tools, enableThinking);
         // Definitions that leave no room for a reply are never the prompt's (a task then offers the callable ones).
         const { contextSize } = loaded.context;
-        if (tokens.length + replyReserve(contextSize, Infinity) > contextSize) return;
+        if (tokens.length + replyReserve(contextSize, next.maxTokens ?? Infinity) > contextSize) return;
         await ensurePrefix({
           sequence: loaded.sequence,
           tokens,

@@ -68,7 +68,11 @@ function request(prompt: string, extra: Partial<GenerateOptions> = {}): Generate
 describe('the prompt prefix of a model spoken to in its own dialect', () => {
   it('is evaluated ahead of the first task, so the task evaluates only its own words', async () => {
     const first = await engine();
-    first.prepare({ tools: TOOLS });
+    first.prepare({ tools: TOOLS, maxTokens: 4 });
+    // Evaluated in the background and saved; a reply sent meanwhile would go first (and evaluate the rest itself).
+    await expect
+      .poll(() => readdirSync(cacheDir).filter((name) => name.endsWith('.bin')).length, { timeout: 120_000 })
+      .toBe(1);
     const reply = await first.generate(request('What is on my calendar on Thursday?'));
     // Thousands of tokens of tool definitions in the prompt; the task itself evaluated a few dozen.
     expect(reply.stats.promptTokens).toBeGreaterThan(4000);

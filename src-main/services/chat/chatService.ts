@@ -48,7 +48,7 @@ export function createChatService(deps: ChatServiceDeps) {
   let preparing: NodeJS.Timeout | undefined;
   const prepare = (): void => {
     clearTimeout(preparing);
-    preparing = setTimeout(() => runner.prepare(), PREPARE_DELAY_MS);
+    preparing = setTimeout(() => runner.prepare(reply.maxTokens), PREPARE_DELAY_MS);
     preparing.unref();
   };
   const offState = engine.onStateChange((state) => {
