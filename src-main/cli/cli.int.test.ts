@@ -50,8 +50,11 @@ describe('homebody CLI', () => {
     expect(out.messages[0]).toEqual({ role: 'user', text: 'Hello there' });
     expect(out.messages[1]?.role).toBe('assistant');
     expect(out.messages[1]?.text.length).toBeGreaterThan(0);
-    expect(out.state).toBe('truncated');
-    expect(out.stats).toMatchObject({ completionTokens: 8 });
+    // A random model may end its turn within the cap: the prompt's evaluation is split differently when the tools
+    // were evaluated ahead in the background, which can change what it writes.
+    expect(['truncated', 'complete']).toContain(out.state);
+    expect(out.stats?.completionTokens).toBeGreaterThan(0);
+    expect(out.stats?.completionTokens).toBeLessThanOrEqual(8);
     expect(out.stats?.promptTokens).toBeGreaterThan(0);
     expect(out.stats?.ttftMs).toBeGreaterThan(0);
     expect(out.stats?.tokensPerSecond).toBeGreaterThan(0);
