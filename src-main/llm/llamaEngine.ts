@@ -43,7 +43,7 @@ import { templateThinking, templateThinkingDefault } from './chatTemplates/templ
 import { detectDialect } from './dialect/detectDialect.js';
 import { DialectGrammars, dialectReply, scriptedCallText } from './dialect/dialectReply.js';
 import type { TemplateMessage } from './dialect/templateTypes.js';
-import { toolsForTemplate, type ParsedCall, type ToolDialect } from './dialect/toolDialect.js';
+import { asPlainText, toolsForTemplate, type ParsedCall, type ToolDialect } from './dialect/toolDialect.js';
 import { plainValue, type WrittenValue } from './writtenJson.js';
 
 /** The user's model settings that apply when a model loads (see modelSettings.ts); read at every load. */
@@ -478,8 +478,8 @@ export class LlamaEngine implements ChatEngine {
   private templateMessages(systemPrompt: string, history: readonly ChatTurn[], prompt: string): TemplateMessage[] {
     return [
       { role: 'system', content: systemPrompt },
-      ...history.map((turn): TemplateMessage => ({ role: turn.role, content: turn.text })),
-      { role: 'user', content: prompt },
+      ...history.map((turn): TemplateMessage => ({ role: turn.role, content: asPlainText(turn.text) })),
+      { role: 'user', content: asPlainText(prompt) },
     ];
   }
 
@@ -644,7 +644,9 @@ export class LlamaEngine implements ChatEngine {
                 // A result gets at most a quarter of the context, and never more than the room left in it (every
                 // tool's definition takes its share), with some kept for what the model writes next.
                 const room = contextSize - sequence.nextTokenIndex - RESULT_MARGIN_TOKENS;
-                return clipToolResult(model, told, Math.max(32, Math.min(toolResultLimit(contextSize), room)));
+                return asPlainText(
+                  clipToolResult(model, told, Math.max(32, Math.min(toolResultLimit(contextSize), room))),
+                );
               },
             }
           : {}),

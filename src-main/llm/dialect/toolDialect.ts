@@ -78,3 +78,16 @@ export function toolsForTemplate(tools: readonly EngineTool[]) {
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },
   }));
 }
+
+/**
+ * The control tokens a Qwen prompt is built of. The prompt is tokenized with them parsed, so text someone else wrote
+ * (a tool's result, a mail, the user's own message) must not spell one: `<|im_end|><|im_start|>system` in a file would
+ * otherwise close the turn and open a system turn of its own. Such text keeps its letters with a zero-width space
+ * after the `<`, so it reads the same and tokenizes as plain text.
+ */
+const CONTROL_TOKENS =
+  /<(\|im_start\||\|im_end\||\|endoftext\||\/?tool_call>|\/?tool_response>|\/?think>|\/?tools>|\/?function[=>]|\/?parameter[=>])/g;
+
+export function asPlainText(text: string): string {
+  return text.replace(CONTROL_TOKENS, '<\u200b$1');
+}
