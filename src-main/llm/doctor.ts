@@ -8,10 +8,10 @@ import type {
   ModelState,
   ToolSandbox,
 } from '../../src-shared/contract/index.js';
-import { inspectGguf } from './gguf/ggufInspect.js';
 import { machineReport } from './hardware.js';
 import type { LlamaEngine } from './llamaEngine.js';
-import { fitModel, type FitInput, type KvShape } from './modelFit.js';
+import { kvShapeOf } from './kvShape.js';
+import { fitModel, type FitInput } from './modelFit.js';
 import { ensureBenchModel, runBench } from './speedBench.js';
 
 export interface DoctorDeps {
@@ -28,33 +28,6 @@ export interface DoctorDeps {
   readonly saveBench: (bench: BenchResult) => void;
   /** The OS sandbox around the tool worker (the Host asks the tool executor). */
   readonly sandbox: () => Promise<ToolSandbox>;
-}
-
-/** The KV cache's shape from a GGUF's metadata; undefined when it does not say. */
-export function kvShapeOf(path: string): { shape?: KvShape; trainContextSize?: number; bytes: number } | undefined {
-  try {
-    const summary = inspectGguf(path);
-    const meta = summary.metadata;
-    const num = (key: string) => {
-      const value = meta.get(`${summary.architecture}.${key}`);
-      return typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : undefined;
-    };
-    const blocks = num('block_count');
-    // A hybrid model (qwen35) keeps a KV cache only in every n-th block, its full-attention layers.
-    const interval = num('full_attention_interval');
-    const layers = blocks && interval ? Math.floor(blocks / interval) : blocks;
-    const heads = num('attention.head_count');
-    const kvHeads = num('attention.head_count_kv') ?? heads;
-    const headDim = num('attention.key_length') ?? (heads ? (num('embedding_length') ?? 0) / heads : undefined);
-    const shape = layers && kvHeads && headDim ? { layers, kvHeads, headDim } : undefined;
-    return {
-      ...(shape ? { shape } : {}),
-      ...(summary.contextLength ? { trainContextSize: summary.contextLength } : {}),
-      bytes: summary.fileBytes,
-    };
-  } catch {
-    return undefined;
-  }
 }
 
 /** The catalog model's file in the models folder (the download's default name), when it is there. */

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { parseKvCacheType, type KvCacheType } from './memoryPlan.js';
+import { parseKvCacheType, type KvCacheChoice } from './memoryPlan.js';
 
 export type GpuChoice = 'auto' | 'cuda' | 'vulkan' | 'metal' | false;
 
@@ -9,8 +9,8 @@ export interface EngineConfig {
   readonly contextSize: number;
   readonly gpu: GpuChoice;
   readonly systemPrompt: string;
-  /** The KV cache's number type (see memoryPlan.ts); HOMEBODY_KV_CACHE overrides it. */
-  readonly kvCache: KvCacheType;
+  /** The KV cache's number type, or 'auto' by its size (see memoryPlan.ts); HOMEBODY_KV_CACHE overrides it. */
+  readonly kvCache: KvCacheChoice;
   /**
    * Where the evaluated system prompt + tool definitions are saved (context sequence state files), so a restart
    * does not evaluate them again. Without it they are kept in memory only.
@@ -35,7 +35,7 @@ export function defaultEngineConfig(env: NodeJS.ProcessEnv = process.env): Engin
     contextSize: contextSize > 0 ? contextSize : 4096,
     gpu: parseGpu(env.HOMEBODY_GPU),
     systemPrompt: DEFAULT_SYSTEM_PROMPT,
-    kvCache: parseKvCacheType(env.HOMEBODY_KV_CACHE) ?? 'q8_0',
+    kvCache: parseKvCacheType(env.HOMEBODY_KV_CACHE) ?? 'auto',
   };
 }
 

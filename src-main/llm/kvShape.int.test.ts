@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { kvShapeOf } from './doctor.js';
+import { kvShapeOf } from './kvShape.js';
 
 describe('kvShapeOf', () => {
   it('counts every block of a qwen3 model as an attention layer', () => {

@@ -54,7 +54,7 @@ describe('model size and KV cache', () => {
     expect(kvCacheBytes(8192, { layers: 28, kvHeads: 8, headDim: 128 }, undefined, 'f16')).toBe(8192 * 114_688);
     expect(kvCacheBytes(4096, undefined, 0.6e9, 'f16')).toBe(4096 * 114_688);
     expect(kvCacheBytes(4096, undefined, 1.2e9, 'f16')).toBe(2 * 4096 * 114_688);
-    // The engine's default q8_0 cache: 34 bytes per 32 numbers instead of 64.
+    // A cache that large is q8_0 by default (auto): 34 bytes per 32 numbers instead of 64.
     expect(kvCacheBytes(8192, { layers: 28, kvHeads: 8, headDim: 128 })).toBe((8192 * 114_688 * 17) / 32);
     expect(kvCacheBytes(4096)).toBeNull();
   });

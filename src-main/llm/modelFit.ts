@@ -1,5 +1,5 @@
 import type { BenchResult, ModelFit, Speed } from '../../src-shared/contract/index.js';
-import type { KvCacheType } from './memoryPlan.js';
+import { kvCacheTypeFor, type KvCacheChoice, type KvCacheType } from './memoryPlan.js';
 
 /**
  * Whether a model fits in this machine's memory and how fast to expect it, from figures alone (no loading).
@@ -71,21 +71,23 @@ export interface KvShape {
 const KV_BYTES_PER_ELEMENT: Record<KvCacheType, number> = { f16: 2, q8_0: 34 / 32 };
 
 /**
- * KV cache bytes for `contextSize` tokens in the engine's KV type (q8_0 by default, see memoryPlan.ts); from the
- * shape (where only `layers` of the blocks are attention layers, e.g. one in four for qwen35), else scaled from
- * Qwen3-0.6B by parameters.
+ * KV cache bytes for `contextSize` tokens in the engine's KV type ('auto' by default: f16 unless that is large, see
+ * memoryPlan.ts); from the shape (where only `layers` of the blocks are attention layers, e.g. one in four for
+ * qwen35), else scaled from Qwen3-0.6B by parameters.
  */
 export function kvCacheBytes(
   contextSize: number,
   shape?: KvShape,
   parameters?: number,
-  kvCache: KvCacheType = 'q8_0',
+  kvCache: KvCacheChoice = 'auto',
 ): number | null {
-  const scale = KV_BYTES_PER_ELEMENT[kvCache] / 2;
-  if (shape) return Math.round(contextSize * shape.layers * 2 * shape.kvHeads * shape.headDim * 2 * scale);
-  if (parameters)
-    return Math.round(contextSize * REFERENCE_KV_BYTES_PER_TOKEN * (parameters / REFERENCE_PARAMS) * scale);
-  return null;
+  const f16 = shape
+    ? contextSize * shape.layers * 2 * shape.kvHeads * shape.headDim * 2
+    : parameters
+      ? contextSize * REFERENCE_KV_BYTES_PER_TOKEN * (parameters / REFERENCE_PARAMS)
+      : null;
+  if (f16 === null) return null;
+  return Math.round((f16 * KV_BYTES_PER_ELEMENT[kvCacheTypeFor(kvCache, f16)]) / 2);
 }
 
 export function requiredBytes(sizeBytes: number, kvBytes: number | null): number {

@@ -1,6 +1,8 @@
 import { getLlama, LlamaChatSession, LlamaLogLevel } from 'node-llama-cpp';
 import type { EngineConfig } from './engineConfig.js';
-import { contextMemoryOptions, modelMemoryOptions } from './memoryPlan.js';
+import { kvShapeOf } from './kvShape.js';
+import { contextMemoryOptions, kvCacheTypeFor, modelMemoryOptions } from './memoryPlan.js';
+import { kvCacheBytes } from './modelFit.js';
 
 /** One reply's timings, measured the same way for Homebody's engine and for node-llama-cpp used directly. */
 export interface ReplyTiming {
@@ -37,15 +39,16 @@ export async function runRawReplies(
     build: 'never',
     logLevel: LlamaLogLevel.error,
   });
-  const memory = { cpuOnly: llama.gpu === false, kvCache: config.kvCache };
-  const model = await llama.loadModel({ modelPath, ...modelMemoryOptions(memory) });
+  const model = await llama.loadModel({ modelPath, ...modelMemoryOptions({ cpuOnly: llama.gpu === false }) });
   const timings: ReplyTiming[] = [];
   try {
+    const contextSize = Math.min(config.contextSize, model.trainContextSize);
+    const f16Bytes = kvCacheBytes(contextSize, kvShapeOf(modelPath)?.shape, undefined, 'f16');
     const context = await model.createContext({
-      contextSize: Math.min(config.contextSize, model.trainContextSize),
+      contextSize,
       threads: config.threads,
       sequences: 1,
-      ...contextMemoryOptions(memory, model.flashAttentionSupported),
+      ...contextMemoryOptions(kvCacheTypeFor(config.kvCache, f16Bytes), model.flashAttentionSupported),
     });
     const sequence = context.getSequence();
     for (const request of requests) {
