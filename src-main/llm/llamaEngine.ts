@@ -35,7 +35,9 @@ import {
 } from './contextFit.js';
 import { inspectGguf } from './gguf/ggufInspect.js';
 import { ensurePrefix, modelFileIdentity, PrefixStateCache, sharedPrefixTokens } from './prefixCache.js';
-import { contextMemoryOptions, modelMemoryOptions } from './memoryPlan.js';
+import { kvFactsOf } from './kvShape.js';
+import { contextMemoryOptions, kvCacheTypeFor, modelMemoryOptions } from './memoryPlan.js';
+import { kvCacheBytes } from './modelFit.js';
 import { SerialQueue } from './serialQueue.js';
 import { ToolGrammarCheck } from './toolGrammars.js';
 import { SYNTHETIC_MODEL_KEY } from './synthetic/makeModel.js';
@@ -71,7 +73,7 @@ interface Loaded {
   /** The model's own tool-call dialect when its template is one Homebody speaks exactly; else node-llama-cpp's wrapper. */
   readonly dialect: ToolDialect | undefined;
   /** The shared prompt prefix (system prompt + every tool) per system prompt and tool set, as tokens. */
-  readonly prefixes: Map<string, { readonly tokens: Token[]; readonly text: string }>;
+  readonly prefixes: Map<string, DialectPrefix>;
 }
 
 /**
@@ -94,6 +96,18 @@ function thinkingDefaultOf(
 /** A control token (`<|im_start|>`, `<tool_call>`): text after it tokenizes alone as it does within the whole. */
 function isControl(model: LlamaModel, token: Token): boolean {
   return model.detokenize([token], false) === '' && model.detokenize([token], true) !== '';
+}
+
+/** Messages that start as a user's can (trimmed): a letter either case, a digit, punctuation, a quote, CJK. */
+const NEW_TURN_PROBES = ['a', 'B', '7', '"x"', "'s", '(', '-', '<', 'é', '中', '😀'];
+
+/** A system prompt and tool set's shared prompt start. */
+interface DialectPrefix {
+  /** Up to its last control token: the rest of any prompt is tokenized on its own after it. */
+  readonly tokens: Token[];
+  readonly text: string;
+  /** What is evaluated ahead and saved: `tokens`, and the first user turn's opening where every message shares it. */
+  readonly evaluated: Token[];
 }
 
 /** Tokens kept free after a tool result: its markup and the start of what the model writes next. */
@@ -249,10 +263,7 @@ export class LlamaEngine implements ChatEngine {
         const threads = tuning?.threads ?? this.config.threads;
         if (llama.maxThreads !== threads) llama.maxThreads = threads;
         let reported = 0;
-        const memory = {
-          cpuOnly: llama.gpu === false || tuning?.gpuLayers === 0,
-          kvCache: this.config.kvCache,
-        };
+        const memory = { cpuOnly: llama.gpu === false || tuning?.gpuLayers === 0 };
         const model = await llama.loadModel({
           modelPath: path,
           ...modelMemoryOptions(memory),
@@ -267,11 +278,16 @@ export class LlamaEngine implements ChatEngine {
         });
         let context: LlamaContext;
         try {
+          const contextSize = Math.min(tuning?.contextSize ?? this.config.contextSize, model.trainContextSize);
+          const kvCache = kvCacheTypeFor(
+            this.config.kvCache,
+            kvCacheBytes(contextSize, kvFactsOf(summary).shape, undefined, 'f16'),
+          );
           context = await model.createContext({
-            contextSize: Math.min(tuning?.contextSize ?? this.config.contextSize, model.trainContextSize),
+            contextSize,
             threads,
             sequences: 1,
-            ...contextMemoryOptions(memory, model.flashAttentionSupported),
+            ...contextMemoryOptions(kvCache, model.flashAttentionSupported),
           });
         } catch (error) {
           await model.dispose();
@@ -494,7 +510,7 @@ export class LlamaEngine implements ChatEngine {
     tools: readonly EngineTool[],
     enableThinking: boolean | undefined,
   ): Token[] {
-    return this.prefixOf(loaded, dialect, systemPrompt, tools, enableThinking).tokens;
+    return this.prefixOf(loaded, dialect, systemPrompt, tools, enableThinking).evaluated;
   }
 
   /**
@@ -522,22 +538,19 @@ export class LlamaEngine implements ChatEngine {
     systemPrompt: string,
     tools: readonly EngineTool[],
     enableThinking: boolean | undefined,
-  ): { readonly tokens: Token[]; readonly text: string } {
+  ): DialectPrefix {
     const key = JSON.stringify([systemPrompt, tools, enableThinking ?? null]);
     const known = loaded.prefixes.get(key);
     if (known) return known;
     const render = (text: string) =>
-      loaded.model.tokenize(
-        dialect.render({
-          messages: this.templateMessages(systemPrompt, [], text),
-          tools: toolsForTemplate(tools),
-          add_generation_prompt: true,
-          ...(enableThinking === undefined ? {} : { enable_thinking: enableThinking }),
-        }),
-        true,
-      );
-    const a = render('a');
-    const b = render('b');
+      dialect.render({
+        messages: this.templateMessages(systemPrompt, [], text),
+        tools: toolsForTemplate(tools),
+        add_generation_prompt: true,
+        ...(enableThinking === undefined ? {} : { enable_thinking: enableThinking }),
+      });
+    const a = loaded.model.tokenize(render('a'), true);
+    const b = loaded.model.tokenize(render('b'), true);
     let shared = 0;
     while (shared < a.length && shared < b.length && a[shared] === b[shared]) shared++;
     // Up to the last control token before the parting, so the rest of any prompt tokenizes on its own as it would
@@ -545,7 +558,19 @@ export class LlamaEngine implements ChatEngine {
     let end = shared;
     while (end > 0 && !isControl(loaded.model, a[end - 1]!)) end--;
     const tokens = a.slice(0, end);
-    const prefix = { tokens, text: loaded.model.detokenize(tokens, true) };
+    const text = loaded.model.detokenize(tokens, true);
+    // The first user turn's opening after that token (`user\n`) is the same for every message: evaluated with the
+    // prefix, it is that many fewer tokens for a new task to evaluate once sent (about 25 ms each at this depth on
+    // 2 cores). Only where it is how any message's turn tokenizes: a message reaches here trimmed (the contract
+    // trims it), and these stand for the ways one can start.
+    const head = a.slice(end, shared);
+    const opensEveryTurn = NEW_TURN_PROBES.every((probe) => {
+      const rendered = render(probe);
+      if (!rendered.startsWith(text)) return false;
+      const rest = loaded.model.tokenize(rendered.slice(text.length), true);
+      return head.every((token, i) => rest[i] === token);
+    });
+    const prefix: DialectPrefix = { tokens, text, evaluated: opensEveryTurn ? a.slice(0, shared) : tokens };
     if (loaded.prefixes.size >= 4) loaded.prefixes.delete(loaded.prefixes.keys().next().value!);
     loaded.prefixes.set(key, prefix);
     return prefix;

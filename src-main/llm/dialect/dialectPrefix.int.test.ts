@@ -6,8 +6,8 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LlamaGrammar, getLlama } from 'node-llama-cpp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { LlamaGrammar, getLlama, type LlamaContextSequence } from 'node-llama-cpp';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { scriptSteering, scriptedEngine, type ScriptedEngine } from '../../testing/scriptedEngine.js';
 import { scripted, type ScriptedCall } from '../../testing/scriptedCall.js';
 import { defaultEngineConfig } from '../engineConfig.js';
@@ -50,6 +50,23 @@ afterAll(async () => {
   for (const made of engines) await made.dispose();
 });
 
+/** How many tokens a new task's turn has after its opening: the message, its end, the reply's opening. */
+async function ownTokens(prompt: string): Promise<number> {
+  const turn = qwen35Dialect(true).render({
+    messages: [{ role: 'user', content: prompt }],
+    add_generation_prompt: true,
+  });
+  const opening = '<|im_start|>user\n';
+  expect(turn.startsWith(opening)).toBe(true);
+  const llama = await getLlama({ gpu: false, build: 'never' });
+  try {
+    const vocab = await llama.loadModel({ modelPath: model, vocabOnly: true });
+    return vocab.tokenize(turn.slice(opening.length), true).length;
+  } finally {
+    await llama.dispose();
+  }
+}
+
 function request(prompt: string, extra: Partial<GenerateOptions> = {}): GenerateOptions {
   return {
     history: [],
@@ -73,14 +90,28 @@ describe('the prompt prefix of a model spoken to in its own dialect', () => {
     await expect
       .poll(() => readdirSync(cacheDir).filter((name) => name.endsWith('.bin')).length, { timeout: 120_000 })
       .toBe(1);
-    const reply = await first.generate(request('What is on my calendar on Thursday?'));
-    // Thousands of tokens of tool definitions in the prompt; the task itself evaluated a few dozen.
+    const prompt = 'What is on my calendar on Thursday?';
+    const reply = await first.generate(request(prompt));
+    // Thousands of tokens of tool definitions in the prompt; the task itself evaluated its own words and the turn's
+    // end, not even the turn's opening (`<|im_start|>user\n`, evaluated with the tools). node-llama-cpp's meter counts
+    // the prompt's last token, the one whose logits give the first reply token, as output.
     expect(reply.stats.promptTokens).toBeGreaterThan(4000);
-    expect(reply.evaluatedPromptTokens).toBeLessThan(40);
+    expect(reply.evaluatedPromptTokens).toBe((await ownTokens(prompt)) - 1);
     expect(readdirSync(cacheDir).filter((name) => name.endsWith('.bin'))).toHaveLength(1);
     // A different new task, with a different choice of callable tools: still only its own words.
     const next = await first.generate(request('Remind me to call the dentist', { callableTools: ['reminder_add'] }));
-    expect(next.evaluatedPromptTokens).toBeLessThan(40);
+    expect(next.evaluatedPromptTokens).toBe((await ownTokens('Remind me to call the dentist')) - 1);
+    // One that begins with the last one's words: back to the prefix's checkpoint and all of its own turn in the
+    // prompt's one pass, not "Remind me" again in a pass of its own, a checkpoint and then the rest.
+    const sequence = (first as unknown as { loaded: { sequence: LlamaContextSequence } }).loaded.sequence;
+    const passes = vi.spyOn(sequence, 'evaluateWithoutGeneratingNewTokens');
+    const checkpoints = vi.spyOn(sequence, 'takeCheckpoint');
+    const again = await first.generate(request('Remind me to water the plants'));
+    expect(again.evaluatedPromptTokens).toBe((await ownTokens('Remind me to water the plants')) - 1);
+    expect(passes).not.toHaveBeenCalled();
+    expect(checkpoints).not.toHaveBeenCalled();
+    passes.mockRestore();
+    checkpoints.mockRestore();
   });
 
   it('is loaded from disk after a restart, so the first task there starts at once too', async () => {

@@ -43,16 +43,17 @@ export function createChatService(deps: ChatServiceDeps) {
     },
   };
   const stopAll = (): Promise<void> => runner.stopAll();
-  // The tools a new task starts with are evaluated ahead of it: when a model is ready, and (a moment after) whenever
-  // something that changes the tools happened (several changes in a row give one evaluation).
+  // The tools a new task starts with are evaluated ahead of it: as soon as a model is ready (the first task after a
+  // start then finds its prompt's prefix rendered, tokenized and checked), and a moment after something that
+  // changes the tools happened (several changes in a row give one evaluation).
   let preparing: NodeJS.Timeout | undefined;
-  const prepare = (): void => {
+  const prepare = (delayMs = PREPARE_DELAY_MS): void => {
     clearTimeout(preparing);
-    preparing = setTimeout(() => runner.prepare(reply.maxTokens), PREPARE_DELAY_MS);
+    preparing = setTimeout(() => runner.prepare(reply.maxTokens), delayMs);
     preparing.unref();
   };
   const offState = engine.onStateChange((state) => {
-    if (state.status === 'ready') prepare();
+    if (state.status === 'ready') prepare(0);
   });
   return {
     runner,
