@@ -1,5 +1,6 @@
 import { inspectGguf, type GgufSummary } from './gguf/ggufInspect.js';
-import type { KvShape } from './modelFit.js';
+import { kvCacheTypeFor, type KvCacheChoice, type KvCacheType } from './memoryPlan.js';
+import { kvCacheBytes, type KvShape } from './modelFit.js';
 
 /** A GGUF's KV cache shape and context, read from its metadata. */
 export interface GgufKvFacts {
@@ -37,4 +38,9 @@ export function kvShapeOf(path: string): GgufKvFacts | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The KV cache type a model gets at a context size: the choice, with 'auto' decided by the f16 cache's size. */
+export function kvCacheTypeOf(choice: KvCacheChoice, contextSize: number, shape: KvShape | undefined): KvCacheType {
+  return kvCacheTypeFor(choice, kvCacheBytes(contextSize, shape, undefined, 'f16'));
 }

@@ -35,9 +35,8 @@ import {
 } from './contextFit.js';
 import { inspectGguf } from './gguf/ggufInspect.js';
 import { ensurePrefix, modelFileIdentity, PrefixStateCache, sharedPrefixTokens } from './prefixCache.js';
-import { kvFactsOf } from './kvShape.js';
-import { contextMemoryOptions, kvCacheTypeFor, modelMemoryOptions } from './memoryPlan.js';
-import { kvCacheBytes } from './modelFit.js';
+import { kvCacheTypeOf, kvFactsOf } from './kvShape.js';
+import { contextMemoryOptions, modelMemoryOptions } from './memoryPlan.js';
 import { SerialQueue } from './serialQueue.js';
 import { ToolGrammarCheck } from './toolGrammars.js';
 import { SYNTHETIC_MODEL_KEY } from './synthetic/makeModel.js';
@@ -279,10 +278,7 @@ export class LlamaEngine implements ChatEngine {
         let context: LlamaContext;
         try {
           const contextSize = Math.min(tuning?.contextSize ?? this.config.contextSize, model.trainContextSize);
-          const kvCache = kvCacheTypeFor(
-            this.config.kvCache,
-            kvCacheBytes(contextSize, kvFactsOf(summary).shape, undefined, 'f16'),
-          );
+          const kvCache = kvCacheTypeOf(this.config.kvCache, contextSize, kvFactsOf(summary).shape);
           context = await model.createContext({
             contextSize,
             threads,

@@ -1,8 +1,7 @@
 import { getLlama, LlamaChatSession, LlamaLogLevel } from 'node-llama-cpp';
 import type { EngineConfig } from './engineConfig.js';
-import { kvShapeOf } from './kvShape.js';
-import { contextMemoryOptions, kvCacheTypeFor, modelMemoryOptions } from './memoryPlan.js';
-import { kvCacheBytes } from './modelFit.js';
+import { kvCacheTypeOf, kvShapeOf } from './kvShape.js';
+import { contextMemoryOptions, modelMemoryOptions } from './memoryPlan.js';
 
 /** One reply's timings, measured the same way for Homebody's engine and for node-llama-cpp used directly. */
 export interface ReplyTiming {
@@ -43,12 +42,14 @@ export async function runRawReplies(
   const timings: ReplyTiming[] = [];
   try {
     const contextSize = Math.min(config.contextSize, model.trainContextSize);
-    const f16Bytes = kvCacheBytes(contextSize, kvShapeOf(modelPath)?.shape, undefined, 'f16');
     const context = await model.createContext({
       contextSize,
       threads: config.threads,
       sequences: 1,
-      ...contextMemoryOptions(kvCacheTypeFor(config.kvCache, f16Bytes), model.flashAttentionSupported),
+      ...contextMemoryOptions(
+        kvCacheTypeOf(config.kvCache, contextSize, kvShapeOf(modelPath)?.shape),
+        model.flashAttentionSupported,
+      ),
     });
     const sequence = context.getSequence();
     for (const request of requests) {

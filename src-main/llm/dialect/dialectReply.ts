@@ -249,9 +249,8 @@ async function prepareInput(
   // A hybrid model goes back to the checkpoint before `keep` and evaluates up to it again in a pass of its own (about
   // 50 ms more than in the prompt's pass): a new task that begins with the last one's words ("What is ...") goes
   // back to the shared prefix's checkpoint instead and evaluates them with the rest of its prompt.
-  if (sequence.needsCheckpoints && keep < sequence.nextTokenIndex && prefixEnd > 0) {
-    if (keep > prefixEnd && keep - prefixEnd < CHECKPOINT_MIN_TOKENS) keep = prefixEnd;
-  }
+  const nearPrefix = prefixEnd > 0 && keep > prefixEnd && keep - prefixEnd < CHECKPOINT_MIN_TOKENS;
+  if (sequence.needsCheckpoints && keep < sequence.nextTokenIndex && nearPrefix) keep = prefixEnd;
   if (keep < sequence.nextTokenIndex) {
     await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
   }
