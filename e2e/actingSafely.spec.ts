@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, E2E_MODEL, REPO_ROOT, NODE } from './fixtures/paths.js';
-import { expect, sendMessage, test } from './fixtures/homebody.js';
+import { expect, newTaskAfterReply, sendMessage, test } from './fixtures/homebody.js';
 
 /**
  * The four requests of "acting safely", as a user makes them in the chat. The generated model is pushed to
@@ -67,9 +67,7 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
 
   // 2. A reversible write asks too, naming the absolute files and their granted folder. No button has focus, so a
   // stray Enter allows nothing; allowed with a click, it runs, and Undo puts the file back.
-  // A reply goes on after its call (the model reads the result); one reply runs at a time.
-  await expect(page.getByTestId('stop-button')).toBeHidden();
-  await page.getByTestId('new-task-button').click();
+  await newTaskAfterReply(page);
   await sendMessage(page, 'rename draft.txt to final.txt');
   await expect(page.getByTestId('permission-prompt')).toBeVisible();
   await expect(card('move')).toContainText(join(reports, 'draft.txt'));
@@ -89,9 +87,7 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   expect(existsSync(join(reports, 'final.txt'))).toBe(false);
 
   // A path outside every granted folder is refused before anyone is asked, with the reason in the chat.
-  // A reply goes on after its call (the model reads the result); one reply runs at a time.
-  await expect(page.getByTestId('stop-button')).toBeHidden();
-  await page.getByTestId('new-task-button').click();
+  await newTaskAfterReply(page);
   await sendMessage(page, 'read my private secret');
   await expect(card('read_text')).toHaveAttribute('data-state', 'rejected', { timeout: 120_000 });
   await expect(card('read_text')).toContainText('outside the folders you may use');
@@ -99,9 +95,7 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   await expect(card('read_text')).not.toContainText('outside secret');
 
   // 3. Esc denies: nothing moves.
-  // A reply goes on after its call (the model reads the result); one reply runs at a time.
-  await expect(page.getByTestId('stop-button')).toBeHidden();
-  await page.getByTestId('new-task-button').click();
+  await newTaskAfterReply(page);
   await sendMessage(page, 'move the old invoices to Archive');
   await expect(page.getByTestId('permission-prompt')).toBeVisible();
   await page.keyboard.press('Escape');
@@ -109,9 +103,7 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   expect(existsSync(join(reports, 'invoice-2023.pdf'))).toBe(true);
 
   // 4. A permanent delete never runs from the chat: it waits in the queue until approved there.
-  // A reply goes on after its call (the model reads the result); one reply runs at a time.
-  await expect(page.getByTestId('stop-button')).toBeHidden();
-  await page.getByTestId('new-task-button').click();
+  await newTaskAfterReply(page);
   await sendMessage(page, 'delete tmp.log for good');
   await expect(card('delete_permanently')).toHaveAttribute('data-gate', 'queue');
   await expect(page.getByTestId('permission-prompt')).toHaveCount(0);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { E2E_MODEL } from './fixtures/paths.js';
-import { expect, sendMessage, test } from './fixtures/homebody.js';
+import { expect, newTaskAfterReply, sendMessage, test } from './fixtures/homebody.js';
 
 /** YYYY-MM-DD of a UTC date; `compact` drops the dashes, as iCalendar writes dates. */
 function ymd(date: Date, compact = false): string {
@@ -133,7 +133,7 @@ test('a new user reads Thursday, moves the dentist to Friday 10:00 after a promp
   await expect(listed).not.toContainText('Yoga');
 
   // Moving it is a write: it asks, says what it will do, and runs only once allowed.
-  await page.getByTestId('new-task-button').click();
+  await newTaskAfterReply(page);
   await sendMessage(page, 'move the dentist to Friday 10:00');
   await expect(page.getByTestId('permission-prompt')).toBeVisible({ timeout: 120_000 });
   await expect(card('calendar_move')).toContainText('Move a calendar event');

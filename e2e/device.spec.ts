@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { E2E_MODEL } from './fixtures/paths.js';
-import { expect, sendMessage, test } from './fixtures/homebody.js';
+import { expect, newTaskAfterReply, sendMessage, test } from './fixtures/homebody.js';
 
 interface StoredReminder {
   id: string;
@@ -97,7 +97,7 @@ test('the assistant copies to the clipboard and opens an address through the pag
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Room 4, 10:30');
 
   // Opening asks in the chat with the exact address, then the page asks once more before the new tab opens.
-  await page.getByTestId('new-task-button').click();
+  await newTaskAfterReply(page);
   await sendMessage(page, 'open the example site');
   const opener = page.locator('[data-testid="toolcall-card"][data-tool="device_open"]').last();
   await expect(opener.getByTestId('permission-prompt')).toBeVisible();

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { E2E_MODEL } from './fixtures/paths.js';
-import { expect, sendMessage, test } from './fixtures/homebody.js';
+import { expect, newTaskAfterReply, sendMessage, test } from './fixtures/homebody.js';
 
 const ANA = [
   'BEGIN:VCARD',
@@ -50,7 +50,7 @@ test('looks up Ana, writes a shopping note and undoes it, and computes a tip', a
   await expect(card('contact_find')).toHaveAttribute('data-state', 'done', { timeout: 150_000 });
   await expect(card('contact_find').getByTestId('toolcall-result')).toContainText('+351 912 345 678');
 
-  await page.getByTestId('new-task-button').click();
+  await newTaskAfterReply(page);
   await sendMessage(page, 'add milk and eggs to my shopping list');
   await expect(page.getByTestId('permission-prompt')).toBeVisible({ timeout: 120_000 });
   await expect(card('note_write')).toContainText('Write a note');
@@ -66,7 +66,7 @@ test('looks up Ana, writes a shopping note and undoes it, and computes a tip', a
   await expect(card('note_write').getByTestId('toolcall-undone')).toBeVisible();
   expect(existsSync(file)).toBe(false);
 
-  await page.getByTestId('new-task-button').click();
+  await newTaskAfterReply(page);
   await sendMessage(page, 'what is 15% of 64.80?');
   await expect(page.getByTestId('permission-prompt')).toBeVisible({ timeout: 120_000 });
   await page.getByTestId('prompt-allow-once').click();
