@@ -67,7 +67,16 @@ async function serve(options: ModelServerOptions = {}) {
   return server;
 }
 
-function setup(options: { offline?: boolean; records?: MemoryRecords; modelsDir?: string; endpoint?: string } = {}) {
+function setup(
+  options: {
+    offline?: boolean;
+    records?: MemoryRecords;
+    modelsDir?: string;
+    endpoint?: string;
+    progressIntervalMs?: number;
+    now?: () => number;
+  } = {},
+) {
   const modelsDir = options.modelsDir ?? join(mkdtempSync(join(tmpdir(), 'hb-dl-')), 'models');
   dirs.push(modelsDir);
   const records = options.records ?? new MemoryRecords();
@@ -89,7 +98,8 @@ function setup(options: { offline?: boolean; records?: MemoryRecords; modelsDir?
       return `model-${adopted.length}`;
     },
     onProgress: (event) => events.push(event),
-    progressIntervalMs: 0,
+    progressIntervalMs: options.progressIntervalMs ?? 0,
+    ...(options.now ? { now: options.now } : {}),
   });
   managers.push(manager);
   return { manager, records, guard, ledger, adopted, events, modelsDir };
@@ -215,6 +225,27 @@ describe('DownloadManager (real node-llama-cpp downloader against a local server
     expect(before + server.rangedBytes).toBeLessThan(server.size + 3 * 5 * MiB);
     // With nothing to compare, the server's size was checked and the sha256 recorded.
     expect(done.bytes).toBe(server.size);
+  });
+
+  it("shows the bytes of a transfer that stalls within the progress interval, not the first event's", async () => {
+    const server = await serve();
+    // A clock that stands still: every event after the first falls within the interval and is held back.
+    const { manager, events } = setup({ progressIntervalMs: 200, now: () => 1_000_000 });
+    server.stallAfter(20 * MiB);
+    const { id } = await manager.start({
+      catalogId: null,
+      uri: server.url,
+      expectedSizeBytes: null,
+      expectedSha256: null,
+    });
+    await until(() => server.rangedBytes >= 20 * MiB, 'the stall');
+    const shown = await until(() => {
+      const last = events.filter((e) => e.id === id).at(-1);
+      return last && last.bytes > 10 * MiB ? last : undefined;
+    }, 'a progress event with the bytes received before the stall');
+    expect(shown.state).toBe('downloading');
+    server.release();
+    expect((await finished(manager, id)).state).toBe('done');
   });
 
   it('cancels a running download and deletes its partial file', async () => {

@@ -92,6 +92,8 @@ interface Live {
   etaSeconds: number | null;
   lastEmit: number;
   lastSave: number;
+  /** The progress event held back by the interval, sent when it ends: a transfer that stalls still shows its bytes. */
+  trailingEmit?: NodeJS.Timeout;
 }
 
 const UNFINISHED: readonly DownloadState[] = ['queued', 'downloading', 'paused', 'verifying', 'failed'];
@@ -382,6 +384,7 @@ export class DownloadManager {
     };
     this.active = live;
     live.finished = this.execute(live).finally(() => {
+      clearTimeout(live.trailingEmit);
       if (this.active === live) this.active = undefined;
       this.pump();
     });
@@ -511,9 +514,23 @@ export class DownloadManager {
       live.lastSave = now;
       this.options.records.update(live.id, { bytes: live.bytes, totalBytes: live.totalBytes });
     }
-    if (now - live.lastEmit >= (this.options.progressIntervalMs ?? 250)) {
+    const interval = this.options.progressIntervalMs ?? 250;
+    if (now - live.lastEmit >= interval) {
+      clearTimeout(live.trailingEmit);
+      live.trailingEmit = undefined;
       live.lastEmit = now;
       this.emitProgress(live.id);
+    } else if (!live.trailingEmit) {
+      live.trailingEmit = setTimeout(
+        () => {
+          live.trailingEmit = undefined;
+          if (this.active !== live || live.stopIntent) return;
+          live.lastEmit = this.now();
+          this.emitProgress(live.id);
+        },
+        interval - (now - live.lastEmit),
+      );
+      live.trailingEmit.unref();
     }
   }
 
