@@ -3,10 +3,10 @@ import ICAL from 'ical.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
-import { serializeCalendars } from './calendarFiles.js';
+import { readCalendarText } from './calendarFiles.js';
 import { occurrenceView, timeParam } from './calendarCommon.js';
 import { createPackFile, fileNameFor } from './calendarWrites.js';
-import { occurrencesBetween } from './occurrences.js';
+import { indexEvents, occurrencesBetween } from './occurrences.js';
 import { DAY_MS, icalDate, icalUtc, nextLocalMidnight, parseUserTime } from './zonedTime.js';
 
 export type AddEventArgs = {
@@ -102,8 +102,11 @@ export const addEvent: ToolDefinition<AddEventArgs> = {
     calendar.addSubcomponent(vevent);
 
     const name = fileNameFor(title, uid, '.ics');
-    const undo = await createPackFile(ctx, ctx.packs.calendarDir, name, serializeCalendars([calendar]));
-    const [added] = occurrencesBetween([{ path: '', name, calendars: [calendar] }], start.ms, endMs, zone, []);
+    // RFC 5545 line ends (CRLF), whatever ical.js joins lines with.
+    const text = calendar.toString().replace(/\r?\n/g, '\r\n') + '\r\n';
+    const undo = await createPackFile(ctx, ctx.packs.calendarDir, name, text);
+    const written = indexEvents([readCalendarText(text, name, name, [])], []);
+    const [added] = occurrencesBetween(written, start.ms, endMs, zone, []);
     return { result: { added: added ? occurrenceView(added, zone) : { uid, title } }, undo };
   },
 };

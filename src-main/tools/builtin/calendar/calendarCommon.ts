@@ -1,7 +1,9 @@
 /** What the calendar tools share: the time range argument, and an occurrence as the model reads it. */
 import type { JsonSchema, JsonValue } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
-import type { Occurrence, Person } from './occurrences.js';
+import type { Problem } from './calendarFiles.js';
+import { problemsView } from './calendarFiles.js';
+import type { DuplicateUid, Occurrence, Person } from './occurrences.js';
 import { DAY_MS, formatDate, formatLocal, nextLocalMidnight, parseUserTime, weekday } from './zonedTime.js';
 
 /** The longest range one call may ask about. */
@@ -18,6 +20,31 @@ export function uidParam(): JsonSchema {
     minLength: 1,
     maxLength: 1000,
     description: 'The event id (uid) as calendar_events lists it.',
+  };
+}
+
+export function fileParam(): JsonSchema {
+  return {
+    type: 'string',
+    minLength: 1,
+    maxLength: 300,
+    description: 'Only when two events share the uid: the file of the one to change, as calendar_events lists it.',
+  };
+}
+
+/**
+ * What a read found wrong, for the result: `unreadable` names what was skipped or read only in part (file, uid,
+ * title, why); `sameUid` names each uid that more than one place holds (a write to one of them needs `file`).
+ */
+export function folderNotes(
+  problems: readonly Problem[],
+  duplicates: readonly DuplicateUid[],
+): { [key: string]: JsonValue } {
+  return {
+    ...(problems.length > 0 ? { unreadable: problemsView(problems) } : {}),
+    ...(duplicates.length > 0
+      ? { sameUid: duplicates.map((d) => ({ uid: d.uid, title: d.title, files: d.places })) }
+      : {}),
   };
 }
 
@@ -78,6 +105,8 @@ export function occurrenceView(o: Occurrence, zone: string): JsonValue {
     view.occurrence = formatDate(o.recurrenceMs, zone);
   }
   if (o.transparent) view.showsAsFree = true;
+  const basis = o.source.start.basis;
+  if (basis.kind === 'unknown') view.timeZoneUnknown = basis.tzid;
   view.file = o.file;
   return view;
 }

@@ -159,14 +159,21 @@ describe('calendar_events', () => {
     ]);
   });
 
-  it('lists the good files and names a malformed one, changing nothing', async () => {
+  it('lists the good files and names what a malformed one lacks, changing nothing', async () => {
     const fx = open('Europe/London');
     fx.add('malformed.ics', 'outlook-berlin.ics');
     const before = fx.read('malformed.ics');
     const out = await fx.run(listEvents, { from: '2026-12-03' });
     expect(brief(eventsOf(out))).toEqual(['2026-12-03T08:00-2026-12-03T09:30 Planning with Ana']);
+    // The file is read component by component: its one event is named (by uid and title) with why.
     expect((out.result as { unreadable: unknown }).unreadable).toEqual([
-      { file: 'malformed.ics', problem: expect.stringContaining('malformed.ics is not a valid iCalendar file') },
+      { file: 'malformed.ics', problem: expect.stringContaining('ends without END:VCALENDAR') },
+      {
+        file: 'malformed.ics',
+        uid: 'broken-1',
+        title: 'Half a date',
+        problem: expect.stringContaining('"2026120" is not a date'),
+      },
     ]);
     expect(fx.read('malformed.ics')).toBe(before);
   });
@@ -193,7 +200,8 @@ describe('calendar_events', () => {
     expect(brief(eventsOf(out))).toEqual(['2026-12-03T10:00-2026-12-03T10:00 Good']);
     expect((out.result as { unreadable: Array<{ file: string; problem: string }> }).unreadable[0]).toMatchObject({
       file: 'mixed.ics',
-      problem: expect.stringContaining('"bad"'),
+      uid: 'bad',
+      problem: expect.stringContaining('DTSTART'),
     });
   });
 

@@ -41,7 +41,7 @@ describe('calendar and contacts in the bundled worker under the permission wall'
         { title: 'Dentist', start: '2026-12-03T08:00' },
         { title: 'Planning with Ana', start: '2026-12-03T08:00' },
       ],
-      unreadable: [{ file: 'malformed.ics' }],
+      unreadable: [{ file: 'malformed.ics' }, { file: 'malformed.ics', uid: 'broken-1' }],
     });
     const before = readFileSync(join(packs.calendarDir, 'apple-holidays.ics'), 'utf8');
     const moved = await executor.run(

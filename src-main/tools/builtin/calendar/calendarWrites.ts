@@ -2,7 +2,8 @@
  * How the calendar tools change the folder, always undoably with the file tools' undo records: a new event is a
  * new file (`remove-created`), a changed file keeps its old version in the trash first (`restore-file`), and a file
  * left with no event goes to the trash (`untrash`). Every path is confined to the calendar folder by the path
- * guard, and files are replaced by a temp file and a rename, never rewritten in place.
+ * guard, and files are replaced by a temp file and a rename, never rewritten in place. A changed file differs
+ * from the old one only inside the component the change touches (see eventEdit.ts).
  */
 import path from 'node:path';
 import { createExclusive, fsError, resolveEntry, resolveForCreate } from '../../sandbox/pathGuard.js';
@@ -10,8 +11,9 @@ import type { GrantedRoot, ToolContext, UndoRecord } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { lstatOrNull, moveIntoTrash } from '../files/fsHelpers.js';
 import { replaceKeepingBackup } from '../packFileWrite.js';
-import type { CalendarFile, Component } from './calendarFiles.js';
-import { readCalendarFolder, serializeCalendars } from './calendarFiles.js';
+import { readCalendarFolder } from './calendarFiles.js';
+import type { CalendarIndex, EventEntry } from './occurrences.js';
+import { indexEvents } from './occurrences.js';
 
 /** The one folder a pack may write: its own. */
 export function packRoots(folder: string): GrantedRoot[] {
@@ -19,37 +21,54 @@ export function packRoots(folder: string): GrantedRoot[] {
 }
 
 export interface FoundEvent {
-  readonly file: CalendarFile;
-  readonly calendar: Component;
-  /** The event (for a repeating one, its series); undefined when the file holds only moved occurrences. */
-  readonly master: Component | undefined;
-  /** Its moved or changed occurrences (RECURRENCE-ID) in the same calendar. */
-  readonly exceptions: Component[];
+  /** The event to change: its master (or only its changed occurrences) in one calendar of one file. */
+  readonly entry: EventEntry;
+  readonly index: CalendarIndex;
 }
 
-export async function findEvent(ctx: ToolContext, uid: string): Promise<FoundEvent> {
+function placesList(places: readonly string[]): string {
+  return places.map((p) => JSON.stringify(p)).join(', ');
+}
+
+/**
+ * The event with `uid`. When two places hold that UID (two files, or two copies in one file) the write is refused
+ * until `file` says which one: changing "the first one found" would edit an event the user may not mean.
+ */
+export async function findEvent(ctx: ToolContext, uid: string, file?: string): Promise<FoundEvent> {
   const folder = await readCalendarFolder(ctx.packs.calendarDir, ctx.signal);
-  for (const file of folder.files) {
-    for (const calendar of file.calendars) {
-      const mine = calendar
-        .getAllSubcomponents('vevent')
-        .filter((v) => String(v.getFirstPropertyValue('uid') ?? '') === uid);
-      if (mine.length === 0) continue;
-      return {
-        file,
-        calendar,
-        master: mine.find((v) => !v.hasProperty('recurrence-id')),
-        exceptions: mine.filter((v) => v.hasProperty('recurrence-id')),
-      };
+  const index = indexEvents(folder.files, []);
+  const all = index.entries.filter((e) => e.uid === uid);
+  if (all.length === 0) {
+    const unreadable = [...new Set(folder.problems.map((p) => p.file))].join(', ');
+    throw new ToolError(
+      'NOT_FOUND',
+      `No event has the uid ${JSON.stringify(uid)}.` +
+        (unreadable
+          ? ` Some calendar files could not be read in full (${unreadable}); it may be in one of them.`
+          : '') +
+        ' Use calendar_events to find the uid.',
+    );
+  }
+  const places = all.map((e) => e.place);
+  let chosen = all;
+  if (file !== undefined && file.trim() !== '') {
+    const wanted = file.trim();
+    chosen = all.filter((e) => e.place === wanted || (e.file.name === wanted && e.place === e.file.name));
+    if (chosen.length === 0) {
+      throw new ToolError(
+        'NOT_FOUND',
+        `The event ${JSON.stringify(uid)} is not in ${JSON.stringify(wanted)}; it is in ${placesList(places)}.`,
+      );
     }
   }
-  const unreadable = folder.problems.map((p) => p.file).join(', ');
-  throw new ToolError(
-    'NOT_FOUND',
-    `No event has the uid ${JSON.stringify(uid)}.` +
-      (unreadable ? ` Some calendar files could not be read (${unreadable}); it may be in one of them.` : '') +
-      ' Use calendar_events to find the uid.',
-  );
+  if (chosen.length > 1) {
+    throw new ToolError(
+      'INVALID_INPUT',
+      `${chosen.length} events have the uid ${JSON.stringify(uid)}: in ${placesList(places)}. ` +
+        'Nothing was changed. Say which one to change with file (one of those).',
+    );
+  }
+  return { entry: chosen[0] as EventEntry, index };
 }
 
 /** Writes a new file in the pack folder `folder` (never replacing one); undone by moving it to the trash. */
@@ -66,11 +85,6 @@ export async function createPackFile(
     throw fsError(err, file);
   }
   return { kind: 'remove-created', path: file };
-}
-
-/** Replaces a file's content with `calendars`, keeping the old version in the trash for undo. */
-export async function replaceCalendarFile(ctx: ToolContext, file: string, calendars: Component[]): Promise<UndoRecord> {
-  return replaceFileText(ctx, ctx.packs.calendarDir, file, serializeCalendars(calendars));
 }
 
 /** Replaces `target` (a file inside the pack folder `folder`) with `text`; the old version goes to the trash. */

@@ -1,14 +1,22 @@
-import type ICAL from 'ical.js';
 import type { ToolDefinition, ToolOutcome, UndoRecord } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
-import { timeParam, uidParam } from './calendarCommon.js';
-import { findEvent, replaceCalendarFile, trashPackFile } from './calendarWrites.js';
-import { exceptionFor, findOccurrence, isRepeating, touch, tzidParam } from './eventEdit.js';
-import { formatDate, sameFormAs } from './zonedTime.js';
+import { fileParam, timeParam, uidParam } from './calendarCommon.js';
+import { findEvent, replaceFileText, trashPackFile } from './calendarWrites.js';
+import type { EventData } from './eventData.js';
+import {
+  ComponentEdit,
+  exceptionOf,
+  findOccurrence,
+  isRepeating,
+  leavesOtherComponents,
+  paramsFor,
+  removeComponents,
+} from './eventEdit.js';
+import { applyEdits } from './icsText.js';
+import { formatValue } from './icsValues.js';
+import { formatDate } from './zonedTime.js';
 
-type Time = InstanceType<typeof ICAL.Time>;
-
-export type CancelEventArgs = { uid: string; occurrence?: string };
+export type CancelEventArgs = { uid: string; occurrence?: string; file?: string };
 
 export const cancelEvent: ToolDefinition<CancelEventArgs> = {
   name: 'calendar_cancel',
@@ -19,6 +27,7 @@ export const cancelEvent: ToolDefinition<CancelEventArgs> = {
     {
       uid: uidParam(),
       occurrence: timeParam('Repeating events only: the date of the one occurrence to cancel, e.g. 2026-12-08.'),
+      file: fileParam(),
     },
     ['uid'],
   ),
@@ -32,46 +41,49 @@ export const cancelEvent: ToolDefinition<CancelEventArgs> = {
       details: [
         { label: 'Event', value: shownArg(args.uid) },
         ...(args.occurrence ? [{ label: 'Occurrence', value: shownArg(args.occurrence) }] : []),
+        ...(args.file ? [{ label: 'File', value: shownArg(args.file) }] : []),
       ],
     };
   },
   async run(args, ctx): Promise<ToolOutcome> {
     const zone = ctx.packs.timeZone;
-    const found = await findEvent(ctx, args.uid);
-    const title = String((found.master ?? found.exceptions[0])?.getFirstPropertyValue('summary') ?? '(no title)');
+    const found = await findEvent(ctx, args.uid, args.file);
+    const { entry } = found;
+    const file = entry.file;
+    const master = entry.master;
+    const title = (master ?? entry.exceptions[0])?.summary ?? '(no title)';
 
-    if (args.occurrence !== undefined && found.master && isRepeating(found.master)) {
+    if (args.occurrence !== undefined && master && isRepeating(found)) {
       const occurrence = findOccurrence(found, args.uid, args.occurrence, zone);
       const recurrenceMs = occurrence.recurrenceMs as number;
-      const master = found.master;
-      const dtstart = master.getFirstPropertyValue('dtstart') as Time;
-      const tzid = tzidParam(master, 'dtstart');
-      const exdate = master.addPropertyWithValue('exdate', sameFormAs(dtstart, tzid, recurrenceMs, zone));
-      if (dtstart.isDate) exdate.resetType('date');
-      else if (tzid !== undefined) exdate.setParameter('tzid', tzid);
-      const moved = exceptionFor(found, recurrenceMs, zone);
-      if (moved) found.calendar.removeSubcomponent(moved);
-      touch(master);
-      const undo = await replaceCalendarFile(ctx, found.file.path, found.file.calendars);
+      const wall = occurrence.recurrenceWall ?? occurrence.source.start.wall;
+      // The EXDATE takes the series' form: VALUE=DATE for an all-day series, its TZID, or UTC.
+      const edit = new ComponentEdit(file, master.part);
+      edit.add('EXDATE', paramsFor(master.start.basis), formatValue({ wall, basis: master.start.basis }));
+      edit.touch(Date.now());
+      const moved = exceptionOf(occurrence);
+      const edits = [...edit.done(), ...(moved ? removeComponents([moved.part.raw]) : [])];
+      const undo = await replaceFileText(ctx, ctx.packs.calendarDir, file.path, applyEdits(file.text, edits));
       return {
         result: { cancelled: title, uid: args.uid, occurrence: formatDate(recurrenceMs, zone), othersKept: true },
         undo,
       };
     }
 
-    const mine = [...(found.master ? [found.master] : []), ...found.exceptions];
-    const others = found.file.calendars
-      .flatMap((c) => c.getAllSubcomponents('vevent'))
-      .filter((v) => !mine.includes(v));
+    const mine = [...(master ? [master] : []), ...entry.exceptions].map((d: EventData) => d.part.raw);
     let undo: UndoRecord;
-    if (others.length === 0) {
-      undo = await trashPackFile(ctx, ctx.packs.calendarDir, found.file.path);
+    if (!leavesOtherComponents(file, mine)) {
+      undo = await trashPackFile(ctx, ctx.packs.calendarDir, file.path);
     } else {
-      for (const component of mine) found.calendar.removeSubcomponent(component);
-      undo = await replaceCalendarFile(ctx, found.file.path, found.file.calendars);
+      undo = await replaceFileText(
+        ctx,
+        ctx.packs.calendarDir,
+        file.path,
+        applyEdits(file.text, removeComponents(mine)),
+      );
     }
     return {
-      result: { cancelled: title, uid: args.uid, ...(isRepeating(found.master) ? { wholeSeries: true } : {}) },
+      result: { cancelled: title, uid: args.uid, ...(isRepeating(found) ? { wholeSeries: true } : {}) },
       undo,
     };
   },

@@ -2,9 +2,9 @@ import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, shownArg } from '../files/common.js';
 import { readCalendarFolder } from './calendarFiles.js';
-import { parseRange, samePerson, timeParam } from './calendarCommon.js';
+import { folderNotes, parseRange, samePerson, timeParam } from './calendarCommon.js';
 import type { Occurrence } from './occurrences.js';
-import { occurrencesBetween } from './occurrences.js';
+import { indexEvents, occurrencesBetween } from './occurrences.js';
 import { atLocalTime, formatLocal, nextLocalMidnight, weekday } from './zonedTime.js';
 
 export type FindFreeArgs = {
@@ -56,7 +56,10 @@ export const findFree: ToolDefinition<FindFreeArgs> = {
     ['from', 'minutes'],
   ),
   risk: 'read',
-  untrustedOutput: { what: 'calendar invitations', fields: ['attendeeEvents'] },
+  untrustedOutput: {
+    what: 'calendar invitations',
+    fields: ['attendeeEvents', 'unreadable[].title', 'unreadable[].problem'],
+  },
   describe(args) {
     const details = [
       { label: 'From', value: shownArg(args.from) },
@@ -86,7 +89,8 @@ export const findFree: ToolDefinition<FindFreeArgs> = {
 
     const folder = await readCalendarFolder(ctx.packs.calendarDir, ctx.signal);
     const problems = [...folder.problems];
-    const events = occurrencesBetween(folder.files, range.fromMs, range.toMs, zone, problems);
+    const index = indexEvents(folder.files, problems);
+    const events = occurrencesBetween(index, range.fromMs, range.toMs, zone, problems);
     const busy = events.filter((o) => blocks(o, attendee)).map((o) => [o.startMs, o.endMs] as const);
 
     const slots: Array<{ start: string; end: string; day: string }> = [];
@@ -121,7 +125,7 @@ export const findFree: ToolDefinition<FindFreeArgs> = {
               attendeeEvents: withAttendee.map((o) => ({ title: o.summary, start: formatLocal(o.startMs, zone) })),
             }
           : {}),
-        ...(problems.length > 0 ? { unreadable: problems.map((p) => ({ file: p.file, problem: p.problem })) } : {}),
+        ...folderNotes(problems, index.duplicates),
       },
     };
   },

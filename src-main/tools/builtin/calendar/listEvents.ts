@@ -2,8 +2,8 @@ import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { readCalendarFolder } from './calendarFiles.js';
-import { occurrenceView, parseRange, timeParam } from './calendarCommon.js';
-import { occurrencesBetween } from './occurrences.js';
+import { folderNotes, occurrenceView, parseRange, timeParam } from './calendarCommon.js';
+import { indexEvents, occurrencesBetween } from './occurrences.js';
 
 export type ListEventsArgs = { from: string; to?: string };
 
@@ -26,7 +26,14 @@ export const listEvents: ToolDefinition<ListEventsArgs> = {
   // Descriptions, organizers and attendees come with invitations other people sent.
   untrustedOutput: {
     what: 'calendar events',
-    fields: ['events[].description', 'events[].organizer', 'events[].attendees'],
+    // A skipped event's title, and the words of its file a problem quotes, are other people's text too.
+    fields: [
+      'events[].description',
+      'events[].organizer',
+      'events[].attendees',
+      'unreadable[].title',
+      'unreadable[].problem',
+    ],
     from: 'events[].organizer.email',
   },
   provenance: { reads: [{ field: 'events[].uid', prefix: 'event:' }] },
@@ -45,20 +52,21 @@ export const listEvents: ToolDefinition<ListEventsArgs> = {
     const zone = ctx.packs.timeZone;
     const range = parseRange(args.from, args.to, zone);
     const folder = await readCalendarFolder(ctx.packs.calendarDir, ctx.signal);
-    if (folder.files.length === 0 && folder.problems.length > 0) {
+    const problems = [...folder.problems];
+    const index = indexEvents(folder.files, problems);
+    if (index.entries.length === 0 && problems.length > 0) {
       throw new ToolError(
         'INVALID_INPUT',
-        `No calendar file could be read: ${folder.problems.map((p) => `${p.file}: ${p.problem}`).join(' ')}`,
+        `No calendar event could be read: ${problems.map((p) => `${p.file}: ${p.problem}`).join(' ')}`,
       );
     }
-    const problems = [...folder.problems];
-    const found = occurrencesBetween(folder.files, range.fromMs, range.toMs, zone, problems);
+    const found = occurrencesBetween(index, range.fromMs, range.toMs, zone, problems);
     return {
       result: {
         events: found.slice(0, LIST_MAX_EVENTS).map((o) => occurrenceView(o, zone)),
         ...(found.length > LIST_MAX_EVENTS ? { more: found.length - LIST_MAX_EVENTS } : {}),
         timeZone: zone,
-        ...(problems.length > 0 ? { unreadable: problems.map((p) => ({ file: p.file, problem: p.problem })) } : {}),
+        ...folderNotes(problems, index.duplicates),
       },
     };
   },

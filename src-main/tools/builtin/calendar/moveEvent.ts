@@ -1,17 +1,28 @@
-import ICAL from 'ical.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
-import { occurrenceView, timeParam, uidParam } from './calendarCommon.js';
-import type { Component } from './calendarFiles.js';
-import { findEvent, replaceCalendarFile } from './calendarWrites.js';
-import { exceptionFor, findOccurrence, isRepeating, setTimeProp, touch, tzidParam } from './eventEdit.js';
-import { occurrencesBetween } from './occurrences.js';
-import { atLocalTime, formatLocal, nextLocalMidnight, parseUserTime, sameFormAs } from './zonedTime.js';
+import { readCalendarFile } from './calendarFiles.js';
+import { fileParam, occurrenceView, timeParam, uidParam } from './calendarCommon.js';
+import { findEvent, replaceFileText } from './calendarWrites.js';
+import type { EventData } from './eventData.js';
+import {
+  afterEvent,
+  ComponentEdit,
+  exceptionOf,
+  findOccurrence,
+  isRepeating,
+  newException,
+  paramsFor,
+  sameForm,
+} from './eventEdit.js';
+import type { TextEdit } from './icsText.js';
+import { applyEdits } from './icsText.js';
+import type { WallTime } from './icsValues.js';
+import { formatValue } from './icsValues.js';
+import { entryOccurrences, indexEvents, occurrencesBetween } from './occurrences.js';
+import { atLocalTime, formatLocal, nextLocalMidnight, parseUserTime } from './zonedTime.js';
 
-type Time = InstanceType<typeof ICAL.Time>;
-
-export type MoveEventArgs = { uid: string; start: string; end?: string; occurrence?: string };
+export type MoveEventArgs = { uid: string; start: string; end?: string; occurrence?: string; file?: string };
 
 export const moveEvent: ToolDefinition<MoveEventArgs> = {
   name: 'calendar_move',
@@ -24,6 +35,7 @@ export const moveEvent: ToolDefinition<MoveEventArgs> = {
       start: timeParam('New start: 2026-12-04T10:00 (a date alone keeps the time of day).'),
       end: timeParam('New end (optional; default: same length as before).'),
       occurrence: timeParam('Repeating events only: the date of the one occurrence to move, e.g. 2026-12-08.'),
+      file: fileParam(),
     },
     ['uid', 'start'],
   ),
@@ -37,6 +49,7 @@ export const moveEvent: ToolDefinition<MoveEventArgs> = {
     if (args.end !== undefined) details.push({ label: 'New end', value: shownArg(args.end) });
     if (args.occurrence !== undefined)
       details.push({ label: 'Occurrence (repeating events)', value: shownArg(args.occurrence) });
+    if (args.file !== undefined) details.push({ label: 'File', value: shownArg(args.file) });
     return {
       title: 'Move a calendar event',
       summary: `Move the event to ${shownArg(args.start)}${args.occurrence ? ` (only its occurrence of ${shownArg(args.occurrence)})` : ''}.`,
@@ -45,12 +58,15 @@ export const moveEvent: ToolDefinition<MoveEventArgs> = {
   },
   async run(args, ctx): Promise<ToolOutcome> {
     const zone = ctx.packs.timeZone;
-    const found = await findEvent(ctx, args.uid);
-    const repeating = isRepeating(found.master);
-    let target: Component;
+    const found = await findEvent(ctx, args.uid, args.file);
+    const { entry } = found;
+    const file = entry.file;
+    let target: EventData | undefined;
+    let recurrence: WallTime | undefined;
     let oldStartMs: number;
     let oldEndMs: number;
-    if (repeating && found.master) {
+    let allDay: boolean;
+    if (isRepeating(found) && entry.master) {
       if (args.occurrence === undefined) {
         throw new ToolError(
           'INVALID_INPUT',
@@ -60,55 +76,64 @@ export const moveEvent: ToolDefinition<MoveEventArgs> = {
       const occurrence = findOccurrence(found, args.uid, args.occurrence, zone);
       oldStartMs = occurrence.startMs;
       oldEndMs = occurrence.endMs;
-      const recurrenceMs = occurrence.recurrenceMs as number;
-      target =
-        exceptionFor(found, recurrenceMs, zone) ?? addException(found.calendar, found.master, recurrenceMs, zone);
+      allDay = occurrence.allDay;
+      target = exceptionOf(occurrence);
+      if (!target) recurrence = occurrence.recurrenceWall ?? entry.master.start.wall;
     } else {
-      const only = found.master ?? (found.exceptions.length === 1 ? found.exceptions[0] : undefined);
-      if (only === undefined) {
+      target = entry.master ?? (entry.exceptions.length === 1 ? entry.exceptions[0] : undefined);
+      if (target === undefined) {
         throw new ToolError('INVALID_INPUT', `${JSON.stringify(args.uid)} has several dates; give occurrence.`);
       }
-      target = only;
-      const [listed] = occurrencesBetween(
-        [{ ...found.file, calendars: [wrap(found.calendar, only)] }],
-        -8.64e15,
-        8.64e15,
-        zone,
-        [],
-      );
+      const [listed] = entryOccurrences(entry, -8.64e15, 8.64e15, zone, []).filter((o) => o.source === target);
       if (!listed)
-        throw new ToolError('INVALID_INPUT', `${found.file.name}: the event ${JSON.stringify(args.uid)} has no start.`);
+        throw new ToolError('INVALID_INPUT', `${file.name}: the event ${JSON.stringify(args.uid)} has no start.`);
       oldStartMs = listed.startMs;
       oldEndMs = listed.endMs;
+      allDay = listed.allDay;
     }
 
-    const dtstart = target.getFirstPropertyValue('dtstart') as Time;
-    const startTzid = tzidParam(target, 'dtstart');
     const requested = parseUserTime(args.start, zone, 'start');
     // A date alone moves a timed event to that day at the same time of day.
     const newStartMs =
-      requested.dateOnly && !dtstart.isDate
+      requested.dateOnly && !allDay
         ? atLocalTime(requested.ms, formatLocal(oldStartMs, zone).slice(11), zone)
         : requested.ms;
     let newEndMs = newStartMs + (oldEndMs - oldStartMs);
     if (args.end !== undefined) {
       const end = parseUserTime(args.end, zone, 'end');
-      newEndMs = end.dateOnly && dtstart.isDate ? nextLocalMidnight(end.ms, zone) : end.ms;
+      newEndMs = end.dateOnly && allDay ? nextLocalMidnight(end.ms, zone) : end.ms;
       if (newEndMs <= newStartMs) throw new ToolError('INVALID_INPUT', 'The end must come after the start.');
     }
 
-    setTimeProp(target, 'dtstart', sameFormAs(dtstart, startTzid, newStartMs, zone), startTzid);
-    if (target.hasProperty('dtend') || args.end !== undefined || !target.hasProperty('duration')) {
-      const dtend = (target.getFirstPropertyValue('dtend') as Time | null) ?? dtstart;
-      const endTzid = tzidParam(target, 'dtend') ?? startTzid;
-      target.removeAllProperties('duration');
-      setTimeProp(target, 'dtend', sameFormAs(dtend, endTzid, newEndMs, zone), endTzid);
+    const now = Date.now();
+    let edits: TextEdit[];
+    if (target === undefined) {
+      // A new changed occurrence, in the series' own form, right after the series' components.
+      const master = entry.master as EventData;
+      const start = sameForm(master.start.basis, newStartMs, zone);
+      const end = sameForm(master.end?.basis ?? master.start.basis, newEndMs, zone);
+      const { at, prefix } = afterEvent(found);
+      const text = newException(file, master, recurrence as WallTime, start, end, now);
+      edits = [{ start: at, end: at, text: prefix + text }];
+    } else {
+      const edit = new ComponentEdit(file, target.part);
+      const startBasis = target.start.basis;
+      const startLine = target.startLine.parsed;
+      edit.set('DTSTART', startLine.paramsText, formatValue(sameForm(startBasis, newStartMs, zone)));
+      const hasEnd = edit.linesNamed('DTEND').length > 0;
+      if (hasEnd || args.end !== undefined || edit.linesNamed('DURATION').length === 0) {
+        const endBasis = target.end?.basis ?? startBasis;
+        const params = hasEnd ? (edit.linesNamed('DTEND')[0]?.parsed.paramsText ?? '') : paramsFor(endBasis);
+        edit.remove('DURATION');
+        edit.set('DTEND', params, formatValue(sameForm(endBasis, newEndMs, zone)));
+      }
+      edit.touch(now);
+      edits = edit.done();
     }
-    touch(target);
+    const undo = await replaceFileText(ctx, ctx.packs.calendarDir, file.path, applyEdits(file.text, edits));
 
-    const undo = await replaceCalendarFile(ctx, found.file.path, found.file.calendars);
     const [moved] = occurrencesBetween(
-      [{ ...found.file, calendars: [found.calendar] }],
+      indexEvents([await readCalendarFile(file.path, [])], []),
       newStartMs,
       Math.max(newEndMs, newStartMs + 1),
       zone,
@@ -120,23 +145,3 @@ export const moveEvent: ToolDefinition<MoveEventArgs> = {
     };
   },
 };
-
-/** A calendar holding only `event` (and the zones), to read one component's dates on their own. */
-function wrap(calendar: Component, event: Component): Component {
-  const copy = new ICAL.Component(['vcalendar', [], []]);
-  for (const zone of calendar.getAllSubcomponents('vtimezone'))
-    copy.addSubcomponent(new ICAL.Component(structuredClone(zone.toJSON())));
-  copy.addSubcomponent(new ICAL.Component(structuredClone(event.toJSON())));
-  return copy;
-}
-
-/** A new moved-occurrence component for one occurrence of `master`: its copy with RECURRENCE-ID and no rule. */
-function addException(calendar: Component, master: Component, recurrenceMs: number, zone: string): Component {
-  const exception = new ICAL.Component(structuredClone(master.toJSON()));
-  for (const name of ['rrule', 'rdate', 'exdate', 'exrule']) exception.removeAllProperties(name);
-  const dtstart = master.getFirstPropertyValue('dtstart') as Time;
-  const tzid = tzidParam(master, 'dtstart');
-  setTimeProp(exception, 'recurrence-id', sameFormAs(dtstart, tzid, recurrenceMs, zone), tzid);
-  calendar.addSubcomponent(exception);
-  return exception;
-}

@@ -1,7 +1,6 @@
 /**
- * Instants, wall clocks and time zones for the calendar. ical.js resolves a TZID through the file's own VTIMEZONE
- * (what the exporting app meant, Outlook's Windows names included); a TZID without one (non-compliant files) is
- * read as the IANA zone of that name through luxon, and a floating time as the user's zone.
+ * Instants and wall clocks in the user's zone for the calendar tools: the times the model gives and reads. How a
+ * file's own times become instants (VTIMEZONE, IANA and Windows names, floating, all-day) is in icsValues.ts.
  */
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
@@ -12,38 +11,6 @@ type Time = InstanceType<typeof ICAL.Time>;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const MINUTE = 60_000;
 export const DAY_MS = 24 * 60 * MINUTE;
-
-export function isIanaZone(zone: string): boolean {
-  return DateTime.local().setZone(zone).isValid;
-}
-
-/** True when ical.js knows the zone's rules (UTC, or a VTIMEZONE in the file); floating times have none. */
-function hasRules(time: Time): boolean {
-  const zone = time.zone;
-  return zone !== undefined && zone !== null && (zone.tzid === 'UTC' || zone.component !== null);
-}
-
-/** The zone a time's wall clock is in when ical.js has no rules for it: its TZID if IANA, else the user's. */
-export function wallClockZone(tzidParam: string | undefined, userZone: string): string {
-  return tzidParam !== undefined && isIanaZone(tzidParam) ? tzidParam : userZone;
-}
-
-/** Milliseconds since the epoch. A DATE (all-day) value means midnight of that day in the user's zone. */
-export function toMillis(time: Time, tzidParam: string | undefined, userZone: string): number {
-  if (!time.isDate && hasRules(time)) return time.toUnixTime() * 1000;
-  const zone = time.isDate ? userZone : wallClockZone(tzidParam, userZone);
-  return DateTime.fromObject(
-    {
-      year: time.year,
-      month: time.month,
-      day: time.day,
-      hour: time.isDate ? 0 : time.hour,
-      minute: time.isDate ? 0 : time.minute,
-      second: time.isDate ? 0 : time.second,
-    },
-    { zone },
-  ).toMillis();
-}
 
 /** "2026-12-03T09:00" in `zone`: what the model and the user read. */
 export function formatLocal(ms: number, zone: string): string {
@@ -121,23 +88,4 @@ export function icalUtc(ms: number): Time {
     },
     ICAL.Timezone.utcTimezone,
   );
-}
-
-/**
- * The instant `ms` written like `like` (same kind: DATE, UTC, a VTIMEZONE zone, or a wall clock in a TZID or
- * floating), so a moved event keeps the form its app gave it.
- */
-export function sameFormAs(like: Time, tzidParam: string | undefined, ms: number, userZone: string): Time {
-  if (like.isDate) return icalDate(ms, userZone);
-  if (like.zone?.tzid === 'UTC') return icalUtc(ms);
-  if (hasRules(like)) return icalUtc(ms).convertToZone(like.zone);
-  const local = DateTime.fromMillis(ms, { zone: wallClockZone(tzidParam, userZone) });
-  return ICAL.Time.fromData({
-    year: local.year,
-    month: local.month,
-    day: local.day,
-    hour: local.hour,
-    minute: local.minute,
-    second: local.second,
-  });
 }
