@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import ICAL from 'ical.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { createPackFile, fileNameFor } from '../calendar/calendarWrites.js';
 import { objectSchema, shownArg } from '../files/common.js';
+import { openAddressBook, replaceAddressBook } from './addressBookFile.js';
 import { contactView } from './contactFind.js';
 import { fold } from './contactMatch.js';
-import { contactFromCard, readContactsFolder } from './vcards.js';
+import { parseVcfBytes, readContactsFolder } from './vcards.js';
+import type { NewCard } from './vcardWrite.js';
+import { appendCard, serializeCard } from './vcardWrite.js';
 
-export type ContactAddArgs = { name: string; email?: string; phone?: string; organization?: string };
+export type ContactAddArgs = { name: string; email?: string; phone?: string; organization?: string; file?: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s().-]{3,40}$/;
@@ -22,6 +24,14 @@ export const contactAdd: ToolDefinition<ContactAddArgs> = {
       email: { type: 'string', minLength: 3, maxLength: 320, description: 'Email address (optional).' },
       phone: { type: 'string', minLength: 3, maxLength: 40, description: 'Phone number (optional).' },
       organization: { type: 'string', maxLength: 200, description: 'Company (optional).' },
+      file: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        description:
+          'An address book already in the contacts folder to add the card to, e.g. "contacts.vcf" (optional; ' +
+          'without it the contact gets a file of its own).',
+      },
     },
     ['name'],
   ),
@@ -32,20 +42,23 @@ export const contactAdd: ToolDefinition<ContactAddArgs> = {
     if (args.email) details.push({ label: 'Email', value: shownArg(args.email) });
     if (args.phone) details.push({ label: 'Phone', value: shownArg(args.phone) });
     if (args.organization) details.push({ label: 'Company', value: shownArg(args.organization) });
-    return { title: 'Add a contact', summary: `Add ${shownArg(args.name)} to your contacts.`, details };
+    if (args.file) details.push({ label: 'Address book', value: shownArg(args.file) });
+    const where = args.file ? ` (in ${shownArg(args.file)})` : '';
+    return { title: 'Add a contact', summary: `Add ${shownArg(args.name)} to your contacts${where}.`, details };
   },
   async run(args, ctx): Promise<ToolOutcome> {
     const name = typeof args.name === 'string' ? args.name.trim() : '';
     if (name === '') throw new ToolError('INVALID_INPUT', 'The contact needs a name.');
     const email = args.email?.trim();
     const phone = args.phone?.trim();
+    const organization = args.organization?.trim();
     if (email && !EMAIL.test(email)) throw new ToolError('INVALID_INPUT', `"${email}" is not an email address.`);
     if (phone && !PHONE.test(phone)) throw new ToolError('INVALID_INPUT', `"${phone}" is not a phone number.`);
 
     // The same email twice is almost always the same person: say where it is rather than add a copy.
     if (email) {
       const { contacts } = await readContactsFolder(ctx.packs.contactsDir, ctx.signal);
-      const same = contacts.find((c) => c.emails.some((e) => fold(e) === fold(email)));
+      const same = contacts.find((c) => c.emails.some((e) => fold(e.value) === fold(email)));
       if (same) {
         throw new ToolError(
           'ALREADY_EXISTS',
@@ -55,21 +68,27 @@ export const contactAdd: ToolDefinition<ContactAddArgs> = {
     }
 
     const uid = randomUUID();
-    const card = new ICAL.Component('vcard');
-    card.addPropertyWithValue('version', '4.0');
-    card.addPropertyWithValue('prodid', '-//Homebody//Homebody Contacts 1.0//EN');
-    card.addPropertyWithValue('uid', `urn:uuid:${uid}`);
-    card.addPropertyWithValue('fn', name);
-    const parts = name.split(/\s+/);
-    const family = parts.length > 1 ? (parts.pop() as string) : '';
-    card.addPropertyWithValue('n', [family, parts.join(' '), '', '', '']);
-    if (email) card.addPropertyWithValue('email', email);
-    if (phone) card.addPropertyWithValue('tel', phone);
-    if (args.organization?.trim()) card.addPropertyWithValue('org', args.organization.trim());
-    const text = card.toString().replace(/\r?\n/g, '\r\n') + '\r\n';
+    const card: NewCard = {
+      name,
+      uid,
+      ...(email ? { email } : {}),
+      ...(phone ? { phone } : {}),
+      ...(organization ? { organization } : {}),
+    };
 
+    if (args.file !== undefined) {
+      // Into an address book the user has: in its own vCard version, appended, every other byte as it was.
+      const book = await openAddressBook(ctx, args.file.trim());
+      const appended = appendCard(book.bytes, parseVcfBytes(book.bytes, book.name), card, book.name);
+      const undo = await replaceAddressBook(ctx, book, appended.bytes);
+      return { result: { added: contactView(appended.added), version: appended.version }, undo };
+    }
+
+    const text = serializeCard(card, '4.0');
     const file = fileNameFor(name, uid, '.vcf');
     const undo = await createPackFile(ctx, ctx.packs.contactsDir, file, text);
-    return { result: { added: contactView(contactFromCard(card, file)) }, undo };
+    const [added] = parseVcfBytes(Buffer.from(text, 'utf8'), file).contacts;
+    if (added === undefined) throw new Error('A card Homebody wrote did not read back.');
+    return { result: { added: contactView(added) }, undo };
   },
 };

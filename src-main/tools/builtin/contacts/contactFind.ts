@@ -2,21 +2,44 @@ import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js'
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { matchScore } from './contactMatch.js';
-import type { Contact } from './vcards.js';
+import type { Contact, FileProblem } from './vcards.js';
 import { readContactsFolder } from './vcards.js';
 
 export type ContactFindArgs = { query: string };
 
 export const FIND_MAX_CONTACTS = 10;
 
+/**
+ * A contact as the model reads it: emails and phones as plain strings, and beside them, when the card gives any,
+ * their types in the same order ("work", "cell", "pref"; an entry without one has []).
+ */
 export function contactView(c: Contact): JsonValue {
   const view: { [key: string]: JsonValue } = { name: c.name };
-  if (c.emails.length > 0) view.emails = c.emails;
-  if (c.phones.length > 0) view.phones = c.phones;
+  if (c.nicknames.length > 0) view.nicknames = [...c.nicknames];
+  if (c.emails.length > 0) {
+    view.emails = c.emails.map((e) => e.value);
+    if (c.emails.some((e) => e.types.length > 0)) view.emailTypes = c.emails.map((e) => [...e.types]);
+  }
+  if (c.phones.length > 0) {
+    view.phones = c.phones.map((p) => p.value);
+    if (c.phones.some((p) => p.types.length > 0)) view.phoneTypes = c.phones.map((p) => [...p.types]);
+  }
   if (c.organization) view.organization = c.organization;
   if (c.title) view.title = c.title;
   view.file = c.file;
   return view;
+}
+
+/** Cards and files that could not be read, at most this many named in one answer. */
+export const FIND_MAX_PROBLEMS = 20;
+
+function problemView(p: FileProblem): JsonValue {
+  return {
+    file: p.file,
+    ...(p.card !== undefined ? { card: p.card } : {}),
+    ...(p.line !== undefined ? { line: p.line } : {}),
+    problem: p.problem,
+  };
 }
 
 export const contactFind: ToolDefinition<ContactFindArgs> = {
@@ -51,7 +74,10 @@ export const contactFind: ToolDefinition<ContactFindArgs> = {
     if (contacts.length === 0 && problems.length > 0) {
       throw new ToolError(
         'INVALID_INPUT',
-        `No contacts file could be read: ${problems.map((p) => `${p.file}: ${p.problem}`).join(' ')}`,
+        `No contacts file could be read: ${problems
+          .slice(0, 5)
+          .map((p) => p.problem)
+          .join(' ')}`,
       );
     }
     const found = contacts
@@ -62,7 +88,8 @@ export const contactFind: ToolDefinition<ContactFindArgs> = {
       result: {
         contacts: found.slice(0, FIND_MAX_CONTACTS).map((m) => contactView(m.contact)),
         ...(found.length > FIND_MAX_CONTACTS ? { more: found.length - FIND_MAX_CONTACTS } : {}),
-        ...(problems.length > 0 ? { unreadable: problems.map((p) => ({ file: p.file, problem: p.problem })) } : {}),
+        ...(problems.length > 0 ? { unreadable: problems.slice(0, FIND_MAX_PROBLEMS).map(problemView) } : {}),
+        ...(problems.length > FIND_MAX_PROBLEMS ? { moreUnreadable: problems.length - FIND_MAX_PROBLEMS } : {}),
       },
     };
   },

@@ -59,7 +59,13 @@ describe('contact_find', () => {
       {
         name: 'Ana Souza',
         emails: ['ana@example.org', 'ana.work@gmail.com'],
+        // The card's TYPE parameters, in the order of the emails and phones (the view used to drop them).
+        emailTypes: [
+          ['internet', 'work'],
+          ['internet', 'home'],
+        ],
         phones: ['+351 912 345 678'],
+        phoneTypes: [['cell']],
         organization: 'Acme Lda.',
         title: 'Product lead',
         file: 'google-contacts.vcf',
@@ -103,6 +109,30 @@ describe('contact_find', () => {
       ],
     });
     expect(readFileSync(path.join(dir, 'malformed.vcf'), 'utf8')).toBe(before);
+  });
+});
+
+describe('contact_find in files other apps wrote', () => {
+  it('finds the cards of a file beside one that never ends, and names that card in the result', async () => {
+    writeFileSync(
+      path.join(dir, 'export.vcf'),
+      'BEGIN:VCARD\r\nVERSION:2.1\r\nN:Doe;John\r\nTEL;WORK;VOICE:555-0100\r\nEND:VCARD\r\n' +
+        'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Cut Short\r\n' +
+        'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jane Roe\r\nEND:VCARD\r\n',
+    );
+    const out = await contactFind.run({ query: 'Jhon Doe' }, ctx);
+    expect(out.result).toEqual({
+      contacts: [{ name: 'John Doe', phones: ['555-0100'], phoneTypes: [['work', 'voice']], file: 'export.vcf' }],
+      unreadable: [
+        {
+          file: 'export.vcf',
+          card: 2,
+          line: 6,
+          problem: 'export.vcf: card 2 (line 6, "Cut Short") has no END:VCARD; it was skipped.',
+        },
+      ],
+    });
+    expect(await names('Jane')).toEqual(['Jane Roe']);
   });
 });
 
