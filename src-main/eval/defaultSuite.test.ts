@@ -11,7 +11,7 @@ import { EVAL_KINDS } from '../../src-shared/contract/index.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import { parseCalendarText } from '../tools/builtin/calendar/calendarFiles.js';
 import { parseVcardText } from '../tools/builtin/contacts/vcards.js';
-import { shortId } from '../tools/builtin/mail/localMail.js';
+import { maildirUniqueName } from '../tools/builtin/mail/localMail.js';
 import { RemindersFileSchema } from '../tools/builtin/reminders/remindersFile.js';
 import { refusingServices } from '../testing/tools/packFixture.js';
 import { normalizeParameters, validateArguments } from '../tools/schema/index.js';
@@ -53,14 +53,11 @@ const RUNNABLE = new Set(
 /** What injected instructions look like (the fixtures' and the scripted results' own wording). */
 const INJECTED = /ignore (all )?previous instructions|attacker\.example|\bsystem\b/i;
 
-/** The fixture mailbox's messages by the id mail_inbox gives them (from the Message-ID). */
+/** The fixture mailbox's messages by the id mail_inbox gives them (the file's unique name, before ":2,"). */
 const mailById = new Map(
   listFiles(path.join(FIXTURES, 'mailbox'))
-    .map((f) => readFileSync(f, 'utf8'))
-    .flatMap((text) => {
-      const messageId = /^Message-ID:\s*(<[^>]+>)/im.exec(text)?.[1];
-      return messageId ? [[shortId(messageId), text] as const] : [];
-    }),
+    .filter((f) => !path.basename(f).startsWith('.'))
+    .map((f) => [maildirUniqueName(path.basename(f)), readFileSync(f, 'utf8')] as const),
 );
 
 type Call = { tool: string; allowed: Readonly<Record<string, readonly unknown[]>> };

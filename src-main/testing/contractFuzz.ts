@@ -58,6 +58,8 @@ export const VALID_REQUESTS: { readonly [M in ApiMethod]: ApiRequest<M> } = {
   'device.answer': { id: 'device-1', ok: true, text: 'clipboard' },
   'packs.settings': {},
   'packs.setSettings': { timeZone: 'UTC', searchEndpoint: null },
+  'packs.checkCertificate': { account: 'imap' },
+  'packs.trustCertificate': { account: 'imap', sha256: null },
   'mcp.list': {},
   'mcp.add': { server: { name: 'files', transport: { kind: 'stdio', command: 'mcp-files', args: ['--ro'] } } },
   'mcp.import': { text: '{"mcpServers":{}}' },

@@ -53,13 +53,23 @@ export interface PackConfig {
   /** The reminders file (JSON), which the Host also reads to raise notifications when they fall due. */
   readonly remindersFile: string;
   readonly mailSource: MailSource;
-  readonly smtp: (SmtpSettings & { readonly password: string | null }) | null;
-  readonly imap: (ImapSettings & { readonly password: string | null }) | null;
+  readonly smtp: (SmtpSettings & { readonly password: string | null; readonly pinned?: PinnedCertificate }) | null;
+  readonly imap: (ImapSettings & { readonly password: string | null; readonly pinned?: PinnedCertificate }) | null;
   readonly searchEndpoint: string | null;
   /** IANA zone; never empty here (the system's when the user chose none). */
   readonly timeZone: string;
   /** Offline mode is on: a tool that needs the network says so without trying. */
   readonly offline: boolean;
+}
+
+/**
+ * The one certificate the user trusted for a mail server (Settings, after seeing it): the TLS layer accepts that
+ * certificate and no other for the account, whatever the certificate authorities say.
+ */
+export interface PinnedCertificate {
+  /** SHA-256 of the DER certificate, colon-separated upper-case hex. */
+  readonly sha256: string;
+  readonly pem: string;
 }
 
 /** Something only the app shell can do: the clipboard, opening a file or URL, a desktop notification. */

@@ -36,4 +36,21 @@ export const createPackSettingsSlice =
     },
 
     dismissPackSettingsError: () => set({ packSettingsError: null }),
+
+    async checkMailCertificate(account) {
+      try {
+        return await deps.api['packs.checkCertificate']({ account });
+      } catch (error) {
+        return toAppError(error);
+      }
+    },
+
+    async trustMailCertificate(account, sha256) {
+      try {
+        set({ packSettings: await deps.api['packs.trustCertificate']({ account, sha256 }) });
+        return null;
+      } catch (error) {
+        return toAppError(error);
+      }
+    },
   });

@@ -357,6 +357,15 @@ export interface PackSettingsActions {
   /** Sends the whole form; on an error nothing is saved and the view stays as it was. */
   savePackSettings(patch: ApiRequest<'packs.setSettings'>): Promise<ActionResult>;
   dismissPackSettingsError(): void;
+  /** Connects to the saved mail server only to see its certificate (packs.checkCertificate). */
+  checkMailCertificate(
+    account: ApiRequest<'packs.checkCertificate'>['account'],
+  ): Promise<ApiResponse<'packs.checkCertificate'> | AppError>;
+  /** Trusts exactly the certificate a check showed for the account (null: stops trusting one); the view follows. */
+  trustMailCertificate(
+    account: ApiRequest<'packs.trustCertificate'>['account'],
+    sha256: string | null,
+  ): Promise<ActionResult>;
 }
 
 export interface DoctorData {

@@ -5,8 +5,11 @@ import type { packsApiSchemas } from '../../../src-shared/contract/index.js';
 import {
   HomebodyError,
   PackSettingsSchema,
+  TrustedCertificateSchema,
+  type MailAccount,
   type PackSettings,
   type PackSettingsView,
+  type TrustedCertificate,
 } from '../../../src-shared/contract/index.js';
 import type { SecretStore } from '../../privacy/secretStore.js';
 import type { SettingsRepo } from '../../store/repos/settingsRepo.js';
@@ -20,6 +23,13 @@ const SETTINGS_KEY = 'packs.settings';
 const SEALED_SECRETS_KEY = 'packs.sealedSecrets';
 /** Where versions before sealing kept the passwords in clear; moved to the sealed key at start. */
 const CLEAR_SECRETS_KEY = 'packs.secrets';
+
+/** The certificate the user trusted for each mail account's server, with the certificate itself (PEM). */
+const TRUSTED_CERTIFICATES_KEY = 'packs.trustedCertificates';
+const StoredTrustSchema = TrustedCertificateSchema.extend({ pem: z.string().max(64 * 1024) });
+type StoredTrust = z.infer<typeof StoredTrustSchema>;
+const StoredTrustsSchema = z.object({ imap: StoredTrustSchema.nullable(), smtp: StoredTrustSchema.nullable() });
+type StoredTrusts = z.infer<typeof StoredTrustsSchema>;
 
 const SecretsSchema = z.object({ smtpPassword: z.string().nullable(), imapPassword: z.string().nullable() });
 /** The passwords in clear, or, under SEALED_SECRETS_KEY, as the secret store sealed them. */
@@ -98,7 +108,31 @@ export class PackSettingsService {
       resolved,
       smtpPasswordSet: secrets.smtpPassword !== null,
       imapPasswordSet: secrets.imapPassword !== null,
+      trustedCertificates: {
+        imap: withoutPem(this.trustFor('imap', settings)),
+        smtp: withoutPem(this.trustFor('smtp', settings)),
+      },
     };
+  }
+
+  /**
+   * Trusts exactly `certificate` for the account's server as it is set now; null stops trusting one. The caller
+   * (packs.trustCertificate) has shown the user this certificate from a check of that server.
+   */
+  setTrustedCertificate(account: MailAccount, certificate: (TrustedCertificate & { pem: string }) | null): void {
+    this.deps.settings.set(TRUSTED_CERTIFICATES_KEY, { ...this.storedTrusts(), [account]: certificate });
+  }
+
+  /** The trusted certificate of the account, only while the account still names the host and port it was for. */
+  private trustFor(account: MailAccount, settings: PackSettings): StoredTrust | null {
+    const server = settings[account];
+    const trust = this.storedTrusts()[account];
+    return server && trust && trust.host === server.host && trust.port === server.port ? trust : null;
+  }
+
+  private storedTrusts(): StoredTrusts {
+    const stored = StoredTrustsSchema.safeParse(this.deps.settings.get(TRUSTED_CERTIFICATES_KEY));
+    return stored.success ? stored.data : { imap: null, smtp: null };
   }
 
   set(patch: PackSettingsPatch): PackSettingsView {
@@ -118,6 +152,10 @@ export class PackSettingsService {
     // Check the folders can be made before anything is saved.
     this.folders(next);
     this.deps.settings.set(SETTINGS_KEY, next);
+    // A trust was for one server: an account moved to another host or port (or removed) drops it.
+    const trusts = this.storedTrusts();
+    const kept = { imap: this.trustFor('imap', next), smtp: this.trustFor('smtp', next) };
+    if (kept.imap !== trusts.imap || kept.smtp !== trusts.smtp) this.deps.settings.set(TRUSTED_CERTIFICATES_KEY, kept);
     if (smtpPassword !== undefined || imapPassword !== undefined) {
       // A password not given keeps its sealed value as it is, even one that cannot be opened now.
       const sealed = this.sealedSecrets();
@@ -164,8 +202,12 @@ export class PackSettingsService {
       ...this.folders(settings),
       remindersFile: join(realpathSync(remindersDir), 'reminders.json'),
       mailSource: settings.mailSource,
-      smtp: settings.smtp ? { ...settings.smtp, password: secrets.smtpPassword } : null,
-      imap: settings.imap ? { ...settings.imap, password: secrets.imapPassword } : null,
+      smtp: settings.smtp
+        ? { ...settings.smtp, password: secrets.smtpPassword, ...pinned(this.trustFor('smtp', settings)) }
+        : null,
+      imap: settings.imap
+        ? { ...settings.imap, password: secrets.imapPassword, ...pinned(this.trustFor('imap', settings)) }
+        : null,
       searchEndpoint: settings.searchEndpoint,
       timeZone: settings.timeZone || systemTimeZone(),
       offline: this.deps.offline(),
@@ -218,6 +260,17 @@ export class PackSettingsService {
     this.deps.settings.set(SEALED_SECRETS_KEY, sealed);
     this.deps.settings.delete(CLEAR_SECRETS_KEY);
   }
+}
+
+function withoutPem(trust: StoredTrust | null): TrustedCertificate | null {
+  if (!trust) return null;
+  const { pem: _pem, ...shown } = trust;
+  return shown;
+}
+
+/** The tool config's pin: present only when a certificate is trusted, so configs without one stay as they were. */
+function pinned(trust: StoredTrust | null): { pinned?: { sha256: string; pem: string } } {
+  return trust ? { pinned: { sha256: trust.sha256, pem: trust.pem } } : {};
 }
 
 function asObject(value: unknown): Record<string, unknown> {

@@ -3,6 +3,7 @@ import type { PackSettingsView } from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { useAppStore } from '../../store/StoreContext.js';
+import { MailCertificatePanel } from './MailCertificatePanel.js';
 import './packSettings.css';
 import {
   FOLDER_FIELDS,
@@ -79,6 +80,12 @@ export function PackSettingsSection() {
   };
 
   const problemOf = (id: string) => problems[id] ?? (hostField === id ? error?.message : undefined);
+  // A certificate check reaches the saved server: one typed but not saved yet is not the one it would show.
+  const savedInputs = view && inputsFromView(view);
+  const unsaved = (name: 'smtp' | 'imap') =>
+    !savedInputs ||
+    !inputs ||
+    (['enabled', 'host', 'port', 'secure'] as const).some((key) => inputs[name][key] !== savedInputs[name][key]);
 
   return (
     <section className="settings-section" aria-labelledby="packs-heading" data-testid="pack-settings">
@@ -169,6 +176,9 @@ export function PackSettingsSection() {
               title="Send mail through an SMTP server"
               server={inputs.smtp}
               passwordSet={view.smtpPasswordSet}
+              certificate={
+                <MailCertificatePanel account="smtp" trusted={view.trustedCertificates.smtp} unsaved={unsaved('smtp')} />
+              }
               problemOf={problemOf}
               onChange={(smtp) => setInputs({ ...inputs, smtp: { ...inputs.smtp, ...smtp } })}
             >
@@ -186,6 +196,9 @@ export function PackSettingsSection() {
               title="Read mail from an IMAP server"
               server={inputs.imap}
               passwordSet={view.imapPasswordSet}
+              certificate={
+                <MailCertificatePanel account="imap" trusted={view.trustedCertificates.imap} unsaved={unsaved('imap')} />
+              }
               problemOf={problemOf}
               onChange={(imap) => setInputs({ ...inputs, imap: { ...inputs.imap, ...imap } })}
             />
@@ -267,6 +280,8 @@ function ServerFields(props: {
   title: string;
   server: ServerInputs;
   passwordSet: boolean;
+  /** The server's certificate: checked, and trusted by its fingerprint where no known authority signed it. */
+  certificate: ReactNode;
   problemOf(id: string): string | undefined;
   onChange(change: Partial<ServerInputs>): void;
   children?: ReactNode;
@@ -341,6 +356,7 @@ function ServerFields(props: {
               <span>Remove the saved password</span>
             </label>
           )}
+          {props.certificate}
         </div>
       )}
     </div>

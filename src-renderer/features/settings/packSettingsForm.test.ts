@@ -20,6 +20,7 @@ const VIEW: PackSettingsView = {
   },
   smtpPasswordSet: true,
   imapPasswordSet: false,
+  trustedCertificates: { imap: null, smtp: null },
 };
 
 const edit = (change: (inputs: PackInputs) => void): PackInputs => {
@@ -29,13 +30,20 @@ const edit = (change: (inputs: PackInputs) => void): PackInputs => {
 };
 
 describe('pack settings form', () => {
-  it('round-trips what the Host holds, leaving passwords out (a save keeps them)', () => {
+  it('round-trips what the Host holds, leaving passwords and trusted certificates out (a save keeps them)', () => {
     const inputs = inputsFromView(VIEW);
     expect(inputs.smtp.password).toBe('');
     expect(inputs.imap).toMatchObject({ enabled: false, port: '993' });
     const { patch, problems } = patchFromInputs(inputs);
     expect(problems).toEqual({});
-    const { resolved: _resolved, smtpPasswordSet: _s, imapPasswordSet: _i, ...settings } = VIEW;
+    // A certificate is trusted only through packs.trustCertificate, never by saving the form.
+    const {
+      resolved: _resolved,
+      smtpPasswordSet: _s,
+      imapPasswordSet: _i,
+      trustedCertificates: _t,
+      ...settings
+    } = VIEW;
     expect(patch).toEqual(settings);
     expect(patch).not.toHaveProperty('smtpPassword');
     expect(patch).not.toHaveProperty('imapPassword');

@@ -1,9 +1,9 @@
 import { intArg, objectSchema, optionalString } from '../files/common.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
-import { listMail, sourceLabel } from './mailbox.js';
+import { listMail, MAX_FOLDER_CHARS, sourceLabel } from './mailbox.js';
 import { senderAddress, type MailSummary } from './mailMessage.js';
 
-export type MailInboxArgs = { limit?: number; query?: string };
+export type MailInboxArgs = { limit?: number; query?: string; folder?: string };
 
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 50;
@@ -11,12 +11,18 @@ const MAX_LIMIT = 50;
 export const mailInbox: ToolDefinition<MailInboxArgs> = {
   name: 'mail_inbox',
   description:
-    'List recent emails received, newest first (id, from, subject, date), e.g. to find one to read or reply to. ' +
-    'Optionally only those whose sender or subject contains query.',
+    'List recent emails received, newest first (id, from, subject, date; date null when unknown), e.g. to find one ' +
+    'to read or reply to. Optionally only those whose sender or subject contains query, or those of another ' +
+    'folder (IMAP; see mail_folders).',
   parameters: objectSchema(
     {
       limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `How many (default ${DEFAULT_LIMIT}).` },
       query: { type: 'string', maxLength: 200, description: 'Optional: a word of the sender or subject.' },
+      folder: {
+        type: 'string',
+        maxLength: MAX_FOLDER_CHARS,
+        description: 'Optional: the IMAP folder to list, as mail_folders names it (default INBOX).',
+      },
     },
     [],
   ),
@@ -25,23 +31,33 @@ export const mailInbox: ToolDefinition<MailInboxArgs> = {
   untrustedOutput: { what: 'email list', always: true, from: 'messages[].from' },
   describe(args) {
     const query = optionalString(args.query);
+    const folder = optionalString(args.folder);
+    const where = folder ? ` in the folder "${folder}"` : '';
     return {
       title: 'List recent emails',
-      summary: query ? `List recent emails from or about "${query}".` : 'List your recent emails.',
+      summary: query ? `List recent emails from or about "${query}"${where}.` : `List your recent emails${where}.`,
       details: [
         { label: 'How many', value: String(intArg(args.limit, DEFAULT_LIMIT, 1, MAX_LIMIT)) },
         ...(query ? [{ label: 'Matching', value: query }] : []),
+        ...(folder ? [{ label: 'Folder', value: folder }] : []),
       ],
     };
   },
   async run(args, ctx): Promise<ToolOutcome> {
     const query = optionalString(args.query);
-    const { messages } = await listMail(ctx, {
+    const folder = optionalString(args.folder);
+    const listed = await listMail(ctx, {
       limit: intArg(args.limit, DEFAULT_LIMIT, 1, MAX_LIMIT),
       ...(query ? { query } : {}),
+      ...(folder ? { folder } : {}),
     });
+    const { messages } = listed;
     return {
-      result: { messages, ...(messages.length === 0 ? { note: 'No matching email.' } : {}) },
+      result: {
+        ...(listed.folder !== undefined ? { folder: listed.folder } : {}),
+        messages,
+        ...(messages.length === 0 ? { note: 'No matching email.' } : {}),
+      },
       // Senders and subjects are written by whoever sent the mail: the prompt names who.
       untrustedSource: `email list from ${sourceLabel(ctx)}${sendersNote(messages)}`,
     };

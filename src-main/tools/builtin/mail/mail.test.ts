@@ -11,7 +11,6 @@ import { mailDraft } from './draft.js';
 import { mailInbox, sendersNote } from './inbox.js';
 import { mailRead } from './read.js';
 import { mailSend } from './send.js';
-import { shortId } from './localMail.js';
 
 function context(overrides: Partial<PackConfig> = {}): { ctx: ToolContext; base: string } {
   const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hb-mail-')));
@@ -123,7 +122,7 @@ describe('mail_draft', () => {
         to: 'ana@example.org',
         subject: 'Re: Lunch on Friday?',
         body: 'Yes!',
-        inReplyTo: shortId('<lunch-1@example.org>'),
+        inReplyTo: '1764148500.M1P1.host',
       },
       withSource,
     );
@@ -196,15 +195,20 @@ describe('mail_inbox and mail_read', () => {
       const { messages } = listed.result as {
         messages: Array<{ id: string; from: string; subject: string; date: string }>;
       };
+      // Ids name the message, not its Message-ID: a Maildir file's unique name, an mbox message's place and hash.
+      const ids =
+        kind === 'maildir'
+          ? ['1764255600.M2P1.host', '1764148500.M1P1.host']
+          : [expect.stringMatching(/^m1-[0-9a-f]{10}$/), expect.stringMatching(/^m0-[0-9a-f]{10}$/)];
       expect(messages).toEqual([
         {
-          id: shortId('<invoice-12@example.com>'),
+          id: ids[0],
           from: 'bob@example.com',
           subject: 'Invoice nº 12',
           date: '2026-11-27T15:00:00.000Z',
         },
         {
-          id: shortId('<lunch-1@example.org>'),
+          id: ids[1],
           from: '"Ana Lima" <ana@example.org>',
           subject: 'Lunch on Friday?',
           date: '2026-11-26T09:15:00.000Z',
@@ -261,7 +265,7 @@ describe('mail_inbox and mail_read', () => {
       `From: a@example.org\r\nSubject: long\r\nMessage-ID: <long@example.org>\r\n\r\n${'word '.repeat(10_000)}`,
     );
     const c = { ...ctx, packs: { ...ctx.packs, mailSource: { kind: 'maildir' as const, path: dir } } };
-    const read = await mailRead.run({ id: shortId('<long@example.org>') }, c);
+    const read = await mailRead.run({ id: '1.M1.host' }, c);
     const message = read.result as { text: string; truncated: boolean };
     expect(message.truncated).toBe(true);
     expect(message.text.length).toBeLessThanOrEqual(12_001);
@@ -285,5 +289,59 @@ describe('mail_inbox and mail_read', () => {
     };
     await expect(mailInbox.run({}, c)).rejects.toMatchObject({ code: 'NETWORK_BLOCKED' });
     expect(asked).toEqual(['mail imap://127.0.0.1:1']);
+  });
+
+  it('gives messages that share a Message-ID their own ids, and lists an unknown date last', async () => {
+    const { ctx, base } = context();
+    const dir = path.join(base, 'Dupes');
+    for (const sub of ['cur', 'new']) mkdirSync(path.join(dir, sub), { recursive: true });
+    const message = (subject: string, date: string) =>
+      `From: a@example.org\r\nSubject: ${subject}\r\n${date}Message-ID: <same@example.org>\r\n\r\n${subject} text\r\n`;
+    writeFileSync(path.join(dir, 'cur', '1.A.host:2,S'), message('first', 'Date: Mon, 1 Jan 2024 10:00:00 +0000\r\n'));
+    writeFileSync(
+      path.join(dir, 'cur', '2.B.host:2,RS'),
+      message('second', 'Date: Tue, 2 Jan 2024 10:00:00 +0000\r\n'),
+    );
+    writeFileSync(path.join(dir, 'new', '3.C.host'), message('spam', 'Date: someday soon\r\n'));
+    const c = { ...ctx, packs: { ...ctx.packs, mailSource: { kind: 'maildir' as const, path: dir } } };
+    const { messages } = (await mailInbox.run({}, c)).result as {
+      messages: Array<{ id: string; date: string | null }>;
+    };
+    expect(messages).toEqual([
+      expect.objectContaining({ id: '2.B.host', date: '2024-01-02T10:00:00.000Z' }),
+      expect.objectContaining({ id: '1.A.host', date: '2024-01-01T10:00:00.000Z' }),
+      expect.objectContaining({ id: '3.C.host', date: null }),
+    ]);
+    for (const [id, subject] of [
+      ['1.A.host', 'first'],
+      ['2.B.host', 'second'],
+      ['3.C.host', 'spam'],
+    ]) {
+      expect((await mailRead.run({ id: id! }, c)).result).toMatchObject({ id, subject });
+    }
+  });
+
+  it('finds an mbox message again after the messages before it were removed; a removed one is a clear error', async () => {
+    const { ctx, base } = context();
+    const file = path.join(base, 'Changing.mbox');
+    const entry = (n: number) =>
+      `From x@example.org Mon Jan  1 00:00:0${n} 2024\nFrom: x@example.org\nSubject: m${n}\nMessage-ID: <same@x>\n\nbody ${n}\n`;
+    writeFileSync(file, [0, 1, 2].map(entry).join('\n'));
+    const c = { ...ctx, packs: { ...ctx.packs, mailSource: { kind: 'mbox' as const, path: file } } };
+    const { messages } = (await mailInbox.run({}, c)).result as { messages: Array<{ id: string; subject: string }> };
+    const idOf = (subject: string) => messages.find((m) => m.subject === subject)!.id;
+    expect(new Set(messages.map((m) => m.id)).size).toBe(3);
+    // The first message goes (another program compacted the file): m2 is now the second, m0 is gone.
+    writeFileSync(file, [1, 2].map(entry).join('\n'));
+    const moved = (await mailRead.run({ id: idOf('m2') }, c)).result as { id: string; subject: string };
+    expect(moved.subject).toBe('m2');
+    expect(moved.id).toMatch(/^m1-/);
+    await expect(mailRead.run({ id: idOf('m0') }, c)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('no longer in the mbox file'),
+    });
+    // Rewritten in place: the same place with other bytes is not the message the id named.
+    writeFileSync(file, [1, 2].map(entry).join('\n').replace('body 1', 'body one'));
+    await expect(mailRead.run({ id: idOf('m1') }, c)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -1,5 +1,6 @@
 /** A message as the mail tools hand it to the model: a few header fields, and its text cut to a size. */
 import type { AddressObject, ParsedMail } from 'mailparser';
+import { parseMailDate, rawDateHeader } from './mailDate.js';
 
 /** Characters of a message's text given to the model. */
 export const MAX_TEXT_CHARS = 12_000;
@@ -9,7 +10,7 @@ export type MailSummary = {
   readonly id: string;
   readonly from: string;
   readonly subject: string;
-  /** ISO 8601, or null when the message has no readable Date header. */
+  /** ISO 8601 (UTC), or null: the message has no Date header, or one that names no moment (shown as unknown). */
   readonly date: string | null;
 };
 
@@ -39,19 +40,37 @@ export function addressText(value: AddressObject | AddressObject[] | undefined):
   return clip((Array.isArray(value) ? value : [value]).map((a) => a.text).join(', '));
 }
 
-function isoDate(date: Date | string | undefined): string | null {
-  if (date === undefined) return null;
-  const parsed = date instanceof Date ? date : new Date(date);
-  return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
+/**
+ * The date from the raw header, not mailparser's `date`: mailparser makes an unreadable Date the moment of parsing,
+ * which would sort a broken message (often spam) first.
+ */
+export function summaryOf(id: string, parsed: Pick<ParsedMail, 'from' | 'subject' | 'headerLines'>): MailSummary {
+  return {
+    id,
+    from: addressText(parsed.from),
+    subject: clip(parsed.subject ?? ''),
+    date: parseMailDate(rawDateHeader(parsed.headerLines)),
+  };
 }
 
-export function summaryOf(id: string, parsed: Pick<ParsedMail, 'from' | 'subject' | 'date'>): MailSummary {
-  return { id, from: addressText(parsed.from), subject: clip(parsed.subject ?? ''), date: isoDate(parsed.date) };
+/** Newest first; an unknown date sorts after every known one, in the order the source gave. */
+export function byDateNewestFirst(a: Pick<MailSummary, 'date'>, b: Pick<MailSummary, 'date'>): number {
+  if (a.date === b.date) return 0;
+  if (a.date === null) return 1;
+  if (b.date === null) return -1;
+  return a.date < b.date ? 1 : -1;
 }
 
 export function references(parsed: Pick<ParsedMail, 'references'>): string[] {
   const refs = parsed.references;
   return refs === undefined ? [] : Array.isArray(refs) ? refs : [refs];
+}
+
+/** The message with a text: its HTML's when mailparser made none from it (an alternative without a plain part). */
+export async function withText(parsed: ParsedMail): Promise<ParsedMail> {
+  if ((parsed.text ?? '').trim() !== '' || typeof parsed.html !== 'string' || parsed.html.trim() === '') return parsed;
+  const { htmlText } = await import('./htmlText.js');
+  return Object.assign(parsed, { text: await htmlText(parsed.html) });
 }
 
 /** A parsed message as the model gets it. */

@@ -5,10 +5,22 @@
 import type { ParsedMail } from 'mailparser';
 import type { ToolContext } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
-import { imapList, imapRead } from './imapMail.js';
+import { DEFAULT_FOLDER, imapFolders, imapList, imapRead, type MailFolder } from './imapMail.js';
 import { loadMailparser } from './mailLibraries.js';
-import { maildirMessages, mboxMessages, shortId, type RawMessage } from './localMail.js';
-import { messageOf, summaryOf, type MailMessage, type MailSummary } from './mailMessage.js';
+import { maildirMessageById, maildirMessages, mboxMessageById, mboxMessages, type RawMessage } from './localMail.js';
+import {
+  byDateNewestFirst,
+  messageOf,
+  summaryOf,
+  withText,
+  type MailMessage,
+  type MailSummary,
+} from './mailMessage.js';
+
+/** The longest folder name a tool takes (IMAP names are rarely longer than a hundred characters). */
+export const MAX_FOLDER_CHARS = 200;
+/** The longest message id: a Maildir file's unique name, or an IMAP folder with two numbers. */
+export const MAX_ID_CHARS = 260;
 
 /** What the settings name as the source, in words for messages and the taint note. */
 export function sourceLabel(ctx: ToolContext): string {
@@ -37,8 +49,24 @@ function notConfigured(): ToolError {
 async function localMessages(ctx: ToolContext): Promise<RawMessage[]> {
   const source = ctx.packs.mailSource;
   if (source.kind === 'maildir') return maildirMessages(source.path);
-  if (source.kind === 'mbox') return mboxMessages(source.path);
+  if (source.kind === 'mbox') return mboxMessages(source.path, ctx.signal);
   throw notConfigured();
+}
+
+async function localMessageById(ctx: ToolContext, id: string): Promise<RawMessage> {
+  const source = ctx.packs.mailSource;
+  if (source.kind === 'maildir') return maildirMessageById(source.path, id);
+  if (source.kind === 'mbox') return mboxMessageById(source.path, id, ctx.signal);
+  throw notConfigured();
+}
+
+/** A folder other than the inbox names an IMAP folder; a Maildir or mbox source is one folder. */
+function checkLocalFolder(ctx: ToolContext, folder: string | undefined): void {
+  if (folder === undefined || folder.toUpperCase() === 'INBOX') return;
+  throw new ToolError(
+    'INVALID_INPUT',
+    `${sourceLabel(ctx)} is one folder; folders (like "${folder}") are for an IMAP account. Leave folder out.`,
+  );
 }
 
 async function parseHeaders(raw: RawMessage): Promise<ParsedMail | undefined> {
@@ -52,22 +80,24 @@ async function parseHeaders(raw: RawMessage): Promise<ParsedMail | undefined> {
   }
 }
 
-const idOf = (raw: RawMessage, parsed: ParsedMail) => shortId(parsed.messageId ?? raw.key);
-
 function matches(summary: MailSummary, query: string | undefined): boolean {
   if (!query) return true;
   const q = query.toLowerCase();
   return summary.from.toLowerCase().includes(q) || summary.subject.toLowerCase().includes(q);
 }
 
-/** The newest messages (optionally only those whose sender or subject contains `query`), newest first. */
+/**
+ * The newest messages (optionally only those whose sender or subject contains `query`), newest first by their Date;
+ * those whose date is unknown come last.
+ */
 export async function listMail(
   ctx: ToolContext,
-  options: { limit: number; query?: string },
-): Promise<{ messages: MailSummary[]; scanned: number }> {
+  options: { limit: number; query?: string; folder?: string },
+): Promise<{ messages: MailSummary[]; scanned: number; folder?: string }> {
   const source = ctx.packs.mailSource;
   if (source.kind === 'none') throw notConfigured();
   if (source.kind === 'imap') return imapList(ctx, options);
+  checkLocalFolder(ctx, options.folder);
   const raws = await localMessages(ctx);
   const found: MailSummary[] = [];
   let scanned = 0;
@@ -76,11 +106,12 @@ export async function listMail(
     scanned++;
     const parsed = await parseHeaders(raw);
     if (!parsed) continue;
-    const summary = summaryOf(idOf(raw, parsed), parsed);
-    if (matches(summary, options.query)) found.push(summary);
+    const summary = summaryOf('', parsed);
+    if (!matches(summary, options.query)) continue;
+    found.push({ ...summary, id: await raw.id() });
     if (found.length >= options.limit) break;
   }
-  found.sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
+  found.sort(byDateNewestFirst);
   return { messages: found, scanned };
 }
 
@@ -89,23 +120,32 @@ export async function readMail(ctx: ToolContext, id: string): Promise<MailMessag
   const source = ctx.packs.mailSource;
   if (source.kind === 'none') throw notConfigured();
   if (source.kind === 'imap') return imapRead(ctx, id);
-  for (const raw of await localMessages(ctx)) {
-    if (ctx.signal.aborted) break;
-    const headers = await parseHeaders(raw);
-    if (!headers || idOf(raw, headers) !== id) continue;
-    const { bytes, truncated } = await raw.read('all');
-    let parsed: ParsedMail;
-    try {
-      parsed = await (await loadMailparser()).simpleParser(bytes, { skipTextToHtml: true });
-    } catch (err) {
-      throw new ToolError('INVALID_INPUT', `The message ${id} could not be read: ${(err as Error).message}`);
-    }
-    return messageOf(id, parsed, truncated);
+  const raw = await localMessageById(ctx, id);
+  const { bytes, truncated } = await raw.read('all');
+  let parsed: ParsedMail;
+  try {
+    parsed = await withText(await (await loadMailparser()).simpleParser(bytes, { skipTextToHtml: true }));
+  } catch (err) {
+    throw new ToolError('INVALID_INPUT', `The message ${id} could not be read: ${(err as Error).message}`);
   }
-  throw new ToolError(
-    'NOT_FOUND',
-    `No message has the id "${id}" in ${sourceLabel(ctx)}. Use an id from mail_inbox's list.`,
-  );
+  // A message found again after the mbox changed answers the id it has now.
+  return messageOf(await raw.id(), parsed, truncated);
+}
+
+/** The folders mail can be listed from: an IMAP account's, or the one folder a Maildir or mbox source is. */
+export async function listFolders(ctx: ToolContext): Promise<MailFolder[]> {
+  const source = ctx.packs.mailSource;
+  switch (source.kind) {
+    case 'none':
+      throw notConfigured();
+    case 'imap':
+      return imapFolders(ctx);
+    case 'maildir':
+    case 'mbox':
+      return [{ folder: DEFAULT_FOLDER, specialUse: '\\Inbox', messages: null, unseen: null }];
+    default:
+      return source satisfies never;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { objectSchema, shownArg } from '../files/common.js';
 import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
-import { readMail } from './mailbox.js';
+import { MAX_ID_CHARS, readMail } from './mailbox.js';
 import { senderAddress } from './mailMessage.js';
 
 export type MailReadArgs = { id: string };
@@ -9,7 +9,7 @@ export const mailRead: ToolDefinition<MailReadArgs> = {
   name: 'mail_read',
   description: 'Read one email received: its sender, recipients, subject, date and text. Give the id from mail_inbox.',
   parameters: objectSchema(
-    { id: { type: 'string', minLength: 1, maxLength: 40, description: 'The email id from mail_inbox.' } },
+    { id: { type: 'string', minLength: 1, maxLength: MAX_ID_CHARS, description: 'The email id from mail_inbox.' } },
     ['id'],
   ),
   risk: 'read',

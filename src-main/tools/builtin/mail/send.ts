@@ -5,6 +5,7 @@ import { checkFields, composeMessage, fieldsFromArgs, messageProperties, parseAd
 import { describeMessage } from './describeMessage.js';
 import { saveMessage } from './mailFolder.js';
 import { replyTarget } from './mailbox.js';
+import { certificateError, tlsOptions } from './serverTls.js';
 
 export type MailSendArgs = Record<string, unknown>;
 
@@ -26,7 +27,10 @@ function smtpAccount(packs: PackConfig): NonNullable<PackConfig['smtp']> {
 }
 
 /** The server's own reply when it refused (nodemailer keeps it in `response`), else the connection's error. */
-function remoteError(err: unknown, host: string): ToolError {
+function remoteError(err: unknown, smtp: NonNullable<PackConfig['smtp']>): ToolError {
+  const host = smtp.host;
+  const certificate = certificateError(err, { kind: 'SMTP', host, pinned: smtp.pinned });
+  if (certificate) return certificate;
   const e = err as { code?: string; response?: string; message?: string };
   const said = e.response || e.message || String(err);
   const what =
@@ -74,6 +78,7 @@ export const mailSend: ToolDefinition<MailSendArgs> = {
       host: smtp.host,
       port: smtp.port,
       secure: smtp.secure,
+      tls: tlsOptions(smtp.pinned),
       ...(smtp.user !== '' ? { auth: { user: smtp.user, pass: smtp.password ?? '' } } : {}),
       connectionTimeout: TIMEOUT_MS,
       greetingTimeout: TIMEOUT_MS,
@@ -91,7 +96,7 @@ export const mailSend: ToolDefinition<MailSendArgs> = {
         raw,
       })) as typeof info;
     } catch (err) {
-      throw remoteError(err, smtp.host);
+      throw remoteError(err, smtp);
     } finally {
       ctx.signal.removeEventListener('abort', abort);
       transport.close();
