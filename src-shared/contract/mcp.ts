@@ -158,7 +158,11 @@ export const mcpApiSchemas = {
   'mcp.list': { request: z.object({}).strict(), response: Servers },
   /** Adds a server, disabled: nothing runs until the user enables it. */
   'mcp.add': { request: z.object({ server: McpServerConfigSchema }).strict(), response: Servers },
-  /** Adds every server of a Claude Desktop / Cursor style mcp.json, disabled; all or none. */
+  /**
+   * Adds every server of an mcp.json (Claude Desktop's and Cursor's "mcpServers", VS Code's "servers" with its
+   * variables), disabled; all or none. A file that needs values VS Code would ask for (`${input:...}`) is refused
+   * with each one named.
+   */
   'mcp.import': {
     request: z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
     response: Servers.extend({ added: z.array(z.string()) }),

@@ -152,6 +152,101 @@ export function writeSilentServer(dir: string): string {
   return path;
 }
 
+/**
+ * A server that prints a start-up banner on stderr, as most do, then stops as MODE says: `crash-at-start` throws
+ * (an uncaught error: Node prints the stack and its version) before it answers anything; `crash-on-call` serves
+ * one tool, `lookup`, and crashes the same way during a call; `exit-on-call` exits with code 4 during a call and
+ * prints nothing more.
+ */
+export function writeBannerServer(dir: string): string {
+  const path = join(dir, 'banner-server.mjs');
+  writeFileSync(
+    path,
+    `
+import { Server } from ${JSON.stringify(sdk('server/index.js'))};
+import { StdioServerTransport } from ${JSON.stringify(sdk('server/stdio.js'))};
+import { CallToolRequestSchema, ListToolsRequestSchema } from ${JSON.stringify(sdk('types.js'))};
+const mode = process.env.MODE;
+console.error('Weather MCP Server v1.2.0 running on stdio');
+console.error('Serving forecasts for 3 regions');
+if (mode === 'crash-at-start') {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  throw new Error('WEATHER_API_KEY is not set');
+}
+const server = new Server({ name: 'banner', version: '1.2.0' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [{ name: 'lookup', description: 'Looks up the weather.', inputSchema: { type: 'object', properties: {} } }],
+}));
+server.setRequestHandler(CallToolRequestSchema, async () => {
+  if (mode === 'exit-on-call') process.exit(4);
+  setImmediate(() => {
+    throw new Error('forecast cache is corrupt: unexpected end of data');
+  });
+  return new Promise(() => {});
+});
+await server.connect(new StdioServerTransport());
+`,
+  );
+  return path;
+}
+
+/**
+ * An older MCP server over HTTP+SSE only (the SDK's SSE server transport): GET /sse opens the stream, POST
+ * /messages carries the client's messages, and a POST to /sse (the streamable transport's first request) is
+ * answered 405, as such servers answer it. One read-only tool, `time_then`.
+ */
+export async function startSseMcpServer(): Promise<{ url: string; methods: string[]; close(): Promise<void> }> {
+  const { SSEServerTransport } = await import('@modelcontextprotocol/sdk/server/sse.js');
+  const methods: string[] = [];
+  const transports = new Map<string, InstanceType<typeof SSEServerTransport>>();
+  const http = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    methods.push(`${req.method} ${url.pathname}`);
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      const transport = new SSEServerTransport('/messages', res);
+      transports.set(transport.sessionId, transport);
+      const server = new Server({ name: 'sse-test', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [
+          {
+            name: 'time_then',
+            description: 'Tells the time, the old way.',
+            inputSchema: { type: 'object', properties: {} },
+            annotations: { readOnlyHint: true },
+          },
+        ],
+      }));
+      server.setRequestHandler(CallToolRequestSchema, async () => ({
+        content: [{ type: 'text', text: 'It was noon.' }],
+      }));
+      res.on('close', () => transports.delete(transport.sessionId));
+      void server.connect(transport);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/messages') {
+      const transport = transports.get(url.searchParams.get('sessionId') ?? '');
+      if (transport) {
+        void transport.handlePostMessage(req, res);
+        return;
+      }
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(405, { Allow: 'GET' }).end();
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    methods,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
 /** What the HTTP server saw of each request: enough to check the headers Homebody sent. */
 export interface SeenRequest {
   readonly method: string;

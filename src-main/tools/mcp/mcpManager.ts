@@ -104,6 +104,8 @@ interface ServerState {
   listed: ListedTool[];
   /** Bumped at every start and stop, so late news of an older connection is ignored. */
   generation: number;
+  /** Stops the start under way, if any: a server that never answers is not waited for once it is stopped. */
+  starting: AbortController | null;
   views: McpToolView[];
   skipped: Array<{ tool: string; reason: string }>;
   /** Homebody name → the server's name, for the tools this server has now (held or offered). */
@@ -330,6 +332,7 @@ export class McpManager {
       connection: undefined,
       listed: [],
       generation: 0,
+      starting: null,
       views: [],
       skipped: [],
       names: new Map(),
@@ -426,9 +429,12 @@ export class McpManager {
     state.error = null;
     this.refresh(state);
     this.changed();
+    const starting = new AbortController();
+    state.starting = starting;
     try {
       const { connection, tools } = await McpConnection.open({
         config,
+        signal: starting.signal,
         startTimeoutMs: this.startTimeoutMs,
         egress: this.options.egress,
         onToolsChanged: (listed) => {
@@ -459,6 +465,8 @@ export class McpManager {
       if (!current()) return;
       state.status = 'failed';
       state.error = error instanceof Error ? error.message : String(error);
+    } finally {
+      if (state.starting === starting) state.starting = null;
     }
     this.refresh(state);
     this.changed();
@@ -477,6 +485,8 @@ export class McpManager {
 
   private async stop(state: ServerState, announce = true): Promise<void> {
     const connection = state.connection;
+    state.starting?.abort();
+    state.starting = null;
     state.generation++;
     state.connection = undefined;
     if (state.status === 'running' || state.status === 'starting') state.status = 'stopped';

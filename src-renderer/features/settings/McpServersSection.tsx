@@ -377,7 +377,7 @@ function McpImport() {
   return (
     <div className="mcp-import">
       <h3>Import an mcp.json</h3>
-      <p className="muted">As Claude Desktop and Cursor write it. The servers are added switched off.</p>
+      <p className="muted">As Claude Desktop, Cursor and VS Code write it. The servers are added switched off.</p>
       <textarea
         className="code-input"
         data-testid="mcp-import-text"
