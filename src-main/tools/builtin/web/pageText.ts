@@ -1,4 +1,5 @@
 import { Readability } from '@mozilla/readability';
+import { isHidden, mathText } from './mathText.js';
 
 /** The little of a DOM node the text walk needs (linkedom's nodes; src-main has no DOM types). */
 interface DomNode {
@@ -6,6 +7,8 @@ interface DomNode {
   readonly nodeName: string;
   readonly textContent: string | null;
   readonly childNodes: ArrayLike<DomNode>;
+  readonly parentNode?: DomNode | null;
+  getAttribute?(name: string): string | null;
 }
 
 export interface PageText {
@@ -64,9 +67,11 @@ export async function pageText(html: string): Promise<PageText> {
   const { parseHTML } = await import('linkedom');
   const { document } = parseHTML(html) as unknown as { document: LinkedomDocument };
   const title = clean(document.title ?? '');
+  formulasAsText(document);
   drop(document, FURNITURE);
   // Readability changes the document it reads, so it gets its own copy.
   const copy = parseHTML(html).document as unknown as LinkedomDocument;
+  formulasAsText(copy);
   drop(copy, FURNITURE);
   const article = new Readability<DomNode>(copy as never, {
     serializer: (node) => node as unknown as DomNode,
@@ -89,11 +94,64 @@ function drop(document: LinkedomDocument, selectors: readonly string[]): void {
   for (const node of Array.from(document.querySelectorAll(selectors.join(',')))) node.remove();
 }
 
+interface LinkedomElement extends DomNode {
+  remove(): void;
+  textContent: string | null;
+  readonly parentNode: (LinkedomElement & { replaceChild(next: unknown, old: unknown): void }) | null;
+  readonly children: ArrayLike<LinkedomElement>;
+}
+
 interface LinkedomDocument {
   readonly title?: string;
   readonly body?: unknown;
   readonly documentElement?: unknown;
-  querySelectorAll(selector: string): Iterable<{ remove(): void }>;
+  querySelectorAll(selector: string): Iterable<LinkedomElement>;
+  createElement(tag: string): LinkedomElement;
+}
+
+/**
+ * Each formula (`<math>`) becomes its text, before anything reads the page: Wikipedia hides its MathML in a span
+ * with `display: none` (which Readability drops, as it should drop hidden text) beside an image of the formula
+ * marked aria-hidden (which the furniture goes with), so the hidden wrapper that holds nothing but the formula is
+ * replaced with it, as is MathJax's container (Readability drops it, glyphs and assistive MathML alike). A formula
+ * shown as a block (`display="block"`) stays a paragraph of its own.
+ */
+function formulasAsText(document: LinkedomDocument): void {
+  for (const math of Array.from(document.querySelectorAll('math'))) {
+    const text = mathText(math);
+    let target: LinkedomElement = math;
+    for (let parent = target.parentNode; parent; parent = target.parentNode) {
+      // MathJax's own elements (mjx-container, mjx-assistive-mml) are renderings of this formula, nothing else.
+      const mathJax = parent.nodeName.toUpperCase().startsWith('MJX-');
+      const hiddenWrapper =
+        isHidden(parent) &&
+        parent.children.length === 1 &&
+        clean(parent.textContent ?? '') === clean(target.textContent ?? '');
+      if (!mathJax && !hiddenWrapper) break;
+      target = parent;
+    }
+    const block = math.getAttribute?.('display') === 'block' || target.getAttribute?.('display') === 'true';
+    const holder = document.createElement(block ? 'div' : 'span');
+    holder.textContent = text ? ` ${text} ` : '';
+    target.parentNode?.replaceChild(holder, target);
+  }
+}
+
+/** An image's alt text as the page text gives it, or null when it says nothing a reader would miss. */
+function imageText(node: DomNode): string | null {
+  const alt = clean(node.getAttribute?.('alt') ?? '');
+  if (!alt || node.getAttribute?.('aria-hidden') === 'true') return null;
+  const role = node.getAttribute?.('role');
+  if (role === 'presentation' || role === 'none') return null;
+  // A file name is no description.
+  if (/^[^\s]+\.(jpe?g|png|gif|webp|svg|avif|bmp)$/i.test(alt)) return null;
+  // A figure whose caption says it already (often with a credit after it) has it in the text.
+  for (let parent = node.parentNode; parent; parent = parent.parentNode) {
+    if (parent.nodeName.toUpperCase() !== 'FIGURE') continue;
+    if (clean(parent.textContent ?? '').includes(alt)) return null;
+    break;
+  }
+  return `[image: ${alt}]`;
 }
 
 /** Text with blank lines between blocks, one line per list item and line break, spaces collapsed. */
@@ -109,6 +167,11 @@ export function blockText(root: DomNode): string {
     if (SKIPPED.has(tag)) return;
     if (tag === 'BR') {
       out.push('\n');
+      return;
+    }
+    if (tag === 'IMG') {
+      const text = imageText(node);
+      if (text) out.push(' ', text, ' ');
       return;
     }
     if (tag === 'PRE') {
