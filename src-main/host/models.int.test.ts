@@ -252,6 +252,30 @@ describe('models (Host)', () => {
     expect((await host.invoke('models.list', {})).models).toEqual([]);
   });
 
+  it('lists a model opened by its path as the one in use, and keeps it in use when a change to a bad file fails', async () => {
+    const dataDir = tmp('hb-models-');
+    const { host } = await newHost(dataDir, catalogFile([]));
+    const dir = tmp('hb-open-');
+    const mine = join(dir, 'mine.gguf');
+    copyFileSync(modelPath, mine);
+    expect((await host.invoke('model.open', { path: mine })).status).toBe('ready');
+    // Opened as `--model` or a typed path opens it, never added: the Models and Evaluation pages still show it.
+    await until(() => host.store.models.models.byPath(mine), 'the opened model to be listed');
+    const { models } = await host.invoke('models.list', {});
+    expect(models).toEqual([expect.objectContaining({ path: mine, source: 'added', active: true })]);
+
+    const notes = join(dir, 'notes.gguf');
+    writeFileSync(notes, 'these are my notes, not a model');
+    await expect(host.invoke('model.open', { path: notes })).rejects.toMatchObject({
+      code: 'MODEL_NOT_GGUF',
+      message: expect.stringContaining('is still the model in use'),
+    });
+    const state = await host.invoke('model.state', {});
+    expect(state).toMatchObject({ status: 'ready', info: { path: mine } });
+    // What a reload shows: the same model, listed and in use; the bad file was never listed.
+    expect((await host.invoke('models.list', {})).models.map((m) => [m.path, m.active])).toEqual([[mine, true]]);
+  });
+
   it("keeps each model's thinking choice across a restart, gives the loaded model's to the engine, forgets it with the model", async () => {
     const dataDir = tmp('hb-models-');
     const { host, events } = await newHost(dataDir, catalogFile([]));

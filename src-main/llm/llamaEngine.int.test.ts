@@ -147,7 +147,33 @@ describe('LlamaEngine on a generated model', () => {
     expect(result.stopReason).toBe('complete');
   });
 
-  it('turns a bad file into an error state with a specific code, then loads a good one again', async () => {
+  it('keeps the model in use when a change to a bad file fails, and says why', async () => {
+    expect((await engine.load(model)).status).toBe('ready');
+    const before = engine.state;
+    const notGguf = join(dir, 'notes.gguf');
+    writeFileSync(notGguf, 'not a model at all');
+    const states: ModelState[] = [];
+    const off = engine.onStateChange((s) => states.push(s));
+    for (const [path, code] of [
+      [join(dir, 'gone.gguf'), 'MODEL_NOT_FOUND'],
+      [notGguf, 'MODEL_NOT_GGUF'],
+    ] as const) {
+      await expect(engine.load(path)).rejects.toMatchObject({
+        code,
+        message: expect.stringContaining('is still the model in use'),
+      });
+      expect(engine.state).toEqual(before);
+    }
+    off();
+    // The failed change never said "error" nor "none": loading, then the model in use again.
+    expect(states.every((s) => s.status === 'loading' || s.status === 'ready')).toBe(true);
+    expect(states.at(-1)).toEqual(before);
+    const reply = await engine.generate(request());
+    expect(reply.stats.completionTokens).toBe(12);
+  });
+
+  it('turns a bad file into an error state with a specific code when no model is in use, then loads a good one', async () => {
+    await engine.close();
     const truncated = join(dir, 'cut.gguf');
     copyFileSync(model, truncated);
     const fd = openSync(truncated, 'r+');

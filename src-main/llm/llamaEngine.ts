@@ -1,3 +1,4 @@
+import { freemem } from 'node:os';
 import {
   getLlama,
   type Token,
@@ -33,7 +34,7 @@ import {
   replyReserve,
   toolResultLimit,
 } from './contextFit.js';
-import { inspectGguf } from './gguf/ggufInspect.js';
+import { inspectGguf, type GgufSummary } from './gguf/ggufInspect.js';
 import { ensurePrefix, modelFileIdentity, PrefixStateCache, sharedPrefixTokens } from './prefixCache.js';
 import { kvCacheTypeOf, kvFactsOf } from './kvShape.js';
 import { contextMemoryOptions, modelMemoryOptions } from './memoryPlan.js';
@@ -96,6 +97,23 @@ function thinkingDefaultOf(
 function isControl(model: LlamaModel, token: Token): boolean {
   return model.detokenize([token], false) === '' && model.detokenize([token], true) !== '';
 }
+
+async function closeLoaded(loaded: Loaded): Promise<void> {
+  await loaded.context.dispose();
+  await loaded.model.dispose();
+}
+
+/**
+ * Whether a model of this file size can load beside the current one: its file, its context and llama.cpp's buffers
+ * (about the file again on the CPU, where quantized weights are repacked and the KV cache and compute buffers come
+ * on top) within what the system can hand out now. When not, the current model is closed first.
+ */
+function roomForBoth(fileBytes: number): boolean {
+  return freemem() > fileBytes * 2 + SWITCH_MARGIN_BYTES;
+}
+
+/** Kept free beyond a new model's own needs when it loads beside the current one. */
+const SWITCH_MARGIN_BYTES = 1024 * 2 ** 20;
 
 /** Messages that start as a user's can (trimmed): a letter either case, a digit, punctuation, a quote, CJK. */
 const NEW_TURN_PROBES = ['a', 'B', '7', '"x"', "'s", '(', '-', '<', 'é', '中', '😀'];
@@ -248,80 +266,123 @@ export class LlamaEngine implements ChatEngine {
     return this.llama;
   }
 
+  /**
+   * Opens a model. A change of model is safe: the current one stays loaded until the new one has loaded (beside it
+   * when memory allows, else it is closed first and opened again), so a missing, foreign or truncated file, or one
+   * llama.cpp refuses, leaves everything as it was: the state is the current model's again, and the promise rejects
+   * with why. Without a current model, a failure is the `error` state, as the first run shows it.
+   */
   load(path: string): Promise<ModelState> {
     // Replacing the model stops a reply in progress rather than waiting for its end.
     this.activeGeneration?.abort(new HomebodyError('MODEL_LOAD_FAILED', 'the model is being replaced'));
     return this.queue.run(async () => {
-      await this.unload();
+      const previous = this.loaded;
+      let previousClosed = false;
       this.setState({ status: 'loading', path, progress: 0 });
       try {
+        // The file's header first: a file that is not a whole GGUF fails before anything changes.
         const summary = inspectGguf(path);
-        const llama = await this.getLlama();
-        this.loadedLlama = llama;
-        const tuning = this.loadSettings?.();
-        const threads = tuning?.threads ?? this.config.threads;
-        if (llama.maxThreads !== threads) llama.maxThreads = threads;
-        let reported = 0;
-        const memory = { cpuOnly: llama.gpu === false || tuning?.gpuLayers === 0 };
-        const model = await llama.loadModel({
-          modelPath: path,
-          ...modelMemoryOptions(memory),
-          ...(tuning && llama.gpu !== false ? { gpuLayers: tuning.gpuLayers } : {}),
-          onLoadProgress: (progress) => {
-            // Progress arrives per tensor; a percent step is enough for a progress bar.
-            if (progress - reported >= 0.01 || progress === 1) {
-              reported = progress;
-              this.setState({ status: 'loading', path, progress });
-            }
-          },
-        });
-        let context: LlamaContext;
-        try {
-          const contextSize = Math.min(tuning?.contextSize ?? this.config.contextSize, model.trainContextSize);
-          const kvCache = kvCacheTypeOf(this.config.kvCache, contextSize, kvFactsOf(summary).shape);
-          context = await model.createContext({
-            contextSize,
-            threads,
-            sequences: 1,
-            ...contextMemoryOptions(kvCache, model.flashAttentionSupported),
-          });
-        } catch (error) {
-          await model.dispose();
-          throw error;
+        if (previous && !roomForBoth(summary.fileBytes)) {
+          this.loaded = undefined;
+          await closeLoaded(previous);
+          previousClosed = true;
         }
-        const template = summary.metadata.get('tokenizer.chat_template');
-        const chatTemplate = typeof template === 'string' ? template : undefined;
-        const dialect = detectDialect(chatTemplate);
-        const info: ModelInfo = {
-          path,
-          name: summary.name ?? path.split(/[\\/]/).pop() ?? path,
-          architecture: summary.architecture,
-          sizeBytes: summary.fileBytes,
-          contextSize: context.contextSize,
-          trainContextSize: model.trainContextSize,
-          synthetic: summary.metadata.get(SYNTHETIC_MODEL_KEY) === true,
-          gpu: llama.gpu === false ? 'cpu' : llama.gpu,
-          thinkingDefault: thinkingDefaultOf(chatTemplate, dialect),
-        };
-        this.loaded = {
-          model,
-          context,
-          sequence: context.getSequence(),
-          info,
-          identity: modelFileIdentity(path),
-          chatWrapper: resolveChatWrapper(model),
-          dialect,
-          prefixes: new Map(),
-        };
+        const opened = await this.open(path, summary);
+        if (previous && !previousClosed) await closeLoaded(previous);
+        this.loaded = opened;
         // The prefix the model's last task started with (its tools), loaded now, so the first task after a restart
         // starts at once; a task with other tools evaluates its own as before.
-        await this.prefixCache?.loadLatest(this.loaded.sequence, this.loaded.identity).catch(() => false);
-        this.setState({ status: 'ready', info });
+        await this.prefixCache?.loadLatest(opened.sequence, opened.identity).catch(() => false);
+        this.setState({ status: 'ready', info: opened.info });
       } catch (error) {
-        this.setState({ status: 'error', path, error: toAppError(error, 'MODEL_LOAD_FAILED', path) });
+        const failure = toAppError(error, 'MODEL_LOAD_FAILED', path);
+        if (!previous) {
+          this.setState({ status: 'error', path, error: failure });
+          return this.current;
+        }
+        if (previousClosed) await this.reopen(previous, failure);
+        else this.setState({ status: 'ready', info: previous.info });
+        throw new HomebodyError(failure.code, `${failure.message} ${previous.info.name} is still the model in use.`);
       }
       return this.current;
     });
+  }
+
+  /** Opens the previous model again after a change that failed (it was closed to make room). */
+  private async reopen(previous: Loaded, failure: AppError): Promise<void> {
+    try {
+      this.loaded = await this.open(previous.info.path, inspectGguf(previous.info.path));
+      await this.prefixCache?.loadLatest(this.loaded.sequence, this.loaded.identity).catch(() => false);
+      this.setState({ status: 'ready', info: this.loaded.info });
+    } catch (error) {
+      const again = toAppError(error, 'MODEL_LOAD_FAILED', previous.info.path);
+      this.setState({ status: 'error', path: previous.info.path, error: again });
+      throw new HomebodyError(
+        failure.code,
+        `${failure.message} ${previous.info.name}, closed to make room for it, could not be opened again: ${again.message}`,
+      );
+    }
+  }
+
+  /** Loads a model file and its context; nothing of the engine's changes. */
+  private async open(path: string, summary: GgufSummary): Promise<Loaded> {
+    const llama = await this.getLlama();
+    this.loadedLlama = llama;
+    const tuning = this.loadSettings?.();
+    const threads = tuning?.threads ?? this.config.threads;
+    if (llama.maxThreads !== threads) llama.maxThreads = threads;
+    let reported = 0;
+    const memory = { cpuOnly: llama.gpu === false || tuning?.gpuLayers === 0 };
+    const model = await llama.loadModel({
+      modelPath: path,
+      ...modelMemoryOptions(memory),
+      ...(tuning && llama.gpu !== false ? { gpuLayers: tuning.gpuLayers } : {}),
+      onLoadProgress: (progress) => {
+        // Progress arrives per tensor; a percent step is enough for a progress bar.
+        if (progress - reported >= 0.01 || progress === 1) {
+          reported = progress;
+          this.setState({ status: 'loading', path, progress });
+        }
+      },
+    });
+    let context: LlamaContext;
+    try {
+      const contextSize = Math.min(tuning?.contextSize ?? this.config.contextSize, model.trainContextSize);
+      const kvCache = kvCacheTypeOf(this.config.kvCache, contextSize, kvFactsOf(summary).shape);
+      context = await model.createContext({
+        contextSize,
+        threads,
+        sequences: 1,
+        ...contextMemoryOptions(kvCache, model.flashAttentionSupported),
+      });
+    } catch (error) {
+      await model.dispose();
+      throw error;
+    }
+    const template = summary.metadata.get('tokenizer.chat_template');
+    const chatTemplate = typeof template === 'string' ? template : undefined;
+    const dialect = detectDialect(chatTemplate);
+    const info: ModelInfo = {
+      path,
+      name: summary.name ?? path.split(/[\\/]/).pop() ?? path,
+      architecture: summary.architecture,
+      sizeBytes: summary.fileBytes,
+      contextSize: context.contextSize,
+      trainContextSize: model.trainContextSize,
+      synthetic: summary.metadata.get(SYNTHETIC_MODEL_KEY) === true,
+      gpu: llama.gpu === false ? 'cpu' : llama.gpu,
+      thinkingDefault: thinkingDefaultOf(chatTemplate, dialect),
+    };
+    return {
+      model,
+      context,
+      sequence: context.getSequence(),
+      info,
+      identity: modelFileIdentity(path),
+      chatWrapper: resolveChatWrapper(model),
+      dialect,
+      prefixes: new Map(),
+    };
   }
 
   /** The background evaluation of the next task's prefix, stopped (at its next chunk) when a reply comes. */
@@ -793,9 +854,7 @@ export class LlamaEngine implements ChatEngine {
   private async unload(): Promise<void> {
     const loaded = this.loaded;
     this.loaded = undefined;
-    if (!loaded) return;
-    await loaded.context.dispose();
-    await loaded.model.dispose();
+    if (loaded) await closeLoaded(loaded);
   }
 
   /** Closes the loaded model, so its file is no longer held (before it is deleted); the state becomes none. */

@@ -117,6 +117,15 @@ export class ModelLibrary {
   /** Called on every engine state change: the active flag of the listing follows the loaded model. */
   engineChanged(): void {
     const path = this.activePath();
+    // A model opened from outside the list (`--model`, a typed path, the last model at start) is in use: it is
+    // listed, so the Models and Evaluation pages show what the chat runs on.
+    if (path && !this.options.store.models.models.byPath(path)) {
+      try {
+        this.remember(path);
+      } catch {
+        // Unreadable since it loaded (moved, replaced): it is not listed, and the chat still runs on it.
+      }
+    }
     if (path === this.lastActivePath) return;
     this.lastActivePath = path;
     this.changed();
@@ -198,9 +207,16 @@ export class ModelLibrary {
   /** Adds a GGUF file the user has, left where it is, once it reads as a complete GGUF model. */
   add(rawPath: string): LocalModel {
     const path = resolve(rawPath);
-    const summary = inspectGguf(path);
     const known = this.options.store.models.models.byPath(path);
     if (known) throw new HomebodyError('MODEL_ALREADY_PRESENT', `${path} is already in the list, as ${known.name}.`);
+    const model = this.remember(path);
+    this.changed();
+    return this.view(model);
+  }
+
+  /** Lists a model file the user chose, as added by them. */
+  private remember(path: string): StoredModel {
+    const summary = inspectGguf(path);
     const model: StoredModel = {
       id: randomUUID(),
       path,
@@ -213,8 +229,7 @@ export class ModelLibrary {
       addedAt: this.now(),
     };
     this.options.store.models.models.insert(model);
-    this.changed();
-    return this.view(model);
+    return model;
   }
 
   /**
