@@ -177,7 +177,11 @@ export function PackSettingsSection() {
               server={inputs.smtp}
               passwordSet={view.smtpPasswordSet}
               certificate={
-                <MailCertificatePanel account="smtp" trusted={view.trustedCertificates.smtp} unsaved={unsaved('smtp')} />
+                <MailCertificatePanel
+                  account="smtp"
+                  trusted={view.trustedCertificates.smtp}
+                  unsaved={unsaved('smtp')}
+                />
               }
               problemOf={problemOf}
               onChange={(smtp) => setInputs({ ...inputs, smtp: { ...inputs.smtp, ...smtp } })}
@@ -197,7 +201,11 @@ export function PackSettingsSection() {
               server={inputs.imap}
               passwordSet={view.imapPasswordSet}
               certificate={
-                <MailCertificatePanel account="imap" trusted={view.trustedCertificates.imap} unsaved={unsaved('imap')} />
+                <MailCertificatePanel
+                  account="imap"
+                  trusted={view.trustedCertificates.imap}
+                  unsaved={unsaved('imap')}
+                />
               }
               problemOf={problemOf}
               onChange={(imap) => setInputs({ ...inputs, imap: { ...inputs.imap, ...imap } })}
