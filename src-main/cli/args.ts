@@ -2,8 +2,22 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import type { CreateHostOptions } from '../host/createHost.js';
 import { defaultDataDir } from '../util/dataDir.js';
+import { userPath } from '../util/userPath.js';
 
 export class UsageError extends Error {}
+
+/**
+ * A path given on the command line: `~` is the home folder, a relative path is refused. A shell expands `~` only at
+ * the start of a word (not in `--model=~/m.gguf`), and `npm run` starts a command in the package's folder, not the
+ * one it was typed in, so a relative path would name a file the user did not mean.
+ */
+export function pathArgument(value: string, name: string): string {
+  try {
+    return userPath(value, name);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
 
 /** Runs node's parseArgs, turning its errors (unknown option, missing value) into usage errors. */
 export function usageErrors<R>(parse: () => R): R {
@@ -46,7 +60,8 @@ interface HostOptionValues {
 }
 
 export function dataDirFrom(values: HostOptionValues): string {
-  return resolve(values['data-dir'] ?? defaultDataDir());
+  const given = values['data-dir'];
+  return given === undefined ? resolve(defaultDataDir()) : pathArgument(given, '--data-dir');
 }
 
 /** The reply settings the flags override; the rest come from the environment's defaults. */

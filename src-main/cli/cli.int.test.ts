@@ -95,6 +95,14 @@ describe('homebody CLI', () => {
     const usage = await homebody('run', '--model', model, '--max-tokens', 'lots', 'Hi');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/--max-tokens must be a whole number/);
+
+    // A relative path would be read from the folder the command runs in (npm run's is the package's): refused.
+    const relative = await homebody('run', '--model', 'models/tiny.gguf', '--data-dir', dataDir, 'Hi');
+    expect(relative.code).toBe(2);
+    expect(relative.stderr).toMatch(/--model "models\/tiny.gguf" is a relative path; give a full path/);
+    const relativeData = await homebody('history', 'list', '--data-dir', 'data');
+    expect(relativeData.code).toBe(2);
+    expect(relativeData.stderr).toMatch(/--data-dir "data" is a relative path/);
   });
 
   it('make-model writes a qwen3 GGUF that the validator accepts', async () => {

@@ -12,7 +12,7 @@ import { fixturesPath, limitCases, loadSuites, type SuiteFormat } from '../eval/
 import { defaultEngineConfig } from '../llm/engineConfig.js';
 import { LlamaEngine } from '../llm/llamaEngine.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
-import { UsageError, intOption, usageErrors } from './args.js';
+import { UsageError, intOption, usageErrors, pathArgument } from './args.js';
 
 export const EVAL_USAGE = `homebody eval --model FILE [--model FILE2 ...] --suite FILE|DIR|default [--suite ...] [--format bfcl|homebody]
               [--limit N] [--max-tokens N] [--json] [--out REPORT]
@@ -91,7 +91,7 @@ export async function evalCommand(args: string[]): Promise<number> {
       },
     }),
   );
-  const models = (values.model ?? []).map((m) => resolve(m));
+  const models = (values.model ?? []).map((m) => pathArgument(m, '--model'));
   if (models.length === 0) throw new UsageError('--model FILE is required (give it twice to compare two models)');
   if (!values.suite?.length) throw new UsageError('--suite FILE|DIR|default is required');
   const format = values.format;
@@ -109,7 +109,10 @@ export async function evalCommand(args: string[]): Promise<number> {
   let suites;
   try {
     suites = values.suite.flatMap((target) => {
-      const loaded = loadSuites(target === 'default' ? target : resolve(target), format as SuiteFormat | undefined);
+      const loaded = loadSuites(
+        target === 'default' ? target : pathArgument(target, '--suite'),
+        format as SuiteFormat | undefined,
+      );
       for (const skipped of loaded.skipped) console.error(`homebody eval: skipped ${skipped.path}: ${skipped.reason}`);
       return loaded.suites;
     });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   ExportFormatSchema,
   HistoryStatusSchema,
@@ -8,7 +8,7 @@ import {
   type HistoryEntry,
   type HistoryFilter,
 } from '../../src-shared/contract/index.js';
-import { UsageError, dataDirFrom, intOption, parseSubcommand } from './args.js';
+import { UsageError, dataDirFrom, intOption, parseSubcommand, pathArgument } from './args.js';
 import type { Host } from '../host/hostTypes.js';
 import { printJson, withCliHost } from './hostForCli.js';
 
@@ -133,7 +133,7 @@ export async function historyCommand(args: string[]): Promise<number> {
           ...(positionals.length ? { taskIds: positionals } : {}),
         });
         if (values.out) {
-          const out = resolve(values.out);
+          const out = pathArgument(values.out, '--out');
           writeFileAtomic(out, exported.content);
           if (values.json) printJson({ file: out, tasks: exported.tasks, format: format.data });
           else console.log(`Exported ${exported.tasks} task(s) to ${out}`);
@@ -145,7 +145,7 @@ export async function historyCommand(args: string[]): Promise<number> {
         if (!file) throw new UsageError('history import needs the JSON file to import');
         let content: string;
         try {
-          content = readFileSync(resolve(file), 'utf8');
+          content = readFileSync(pathArgument(file, 'The history file'), 'utf8');
         } catch (error) {
           throw new HomebodyError('INVALID_REQUEST', `Cannot read ${file}: ${(error as Error).message}`);
         }

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import { CHAT_TEMPLATE_NAMES, type ChatTemplateName } from '../llm/chatTemplates/chatTemplates.js';
 import {
   MODEL_PRESETS,
@@ -9,7 +8,7 @@ import {
   type ModelPreset,
   type QuantName,
 } from '../llm/synthetic/makeModel.js';
-import { UsageError, intOption, usageErrors } from './args.js';
+import { UsageError, intOption, usageErrors, pathArgument } from './args.js';
 
 export const MAKE_MODEL_USAGE = `homebody make-model --preset tiny|qwen3-0.6b|tiny-qwen35|qwen3.5-0.8b --quant f32|f16|q8_0|q4_0 --seed N --out FILE
                     [--template qwen3|qwen3.5|qwen3.5-thinking-off]
@@ -51,7 +50,7 @@ export function makeModelCommand(args: string[]): number {
       : oneOf<ChatTemplateName>(values.template, CHAT_TEMPLATE_NAMES, 'template');
   const seed = intOption(values.seed, 'seed', 0, 2 ** 32 - 1) ?? 1;
   if (!values.out) throw new UsageError('--out FILE is required');
-  const out = resolve(values.out);
+  const out = pathArgument(values.out, '--out');
   const started = Date.now();
   const { bytes, shape } = makeModel({ preset, quant, seed, out, template });
   console.log(

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { HomebodyError, PolicyModeSchema } from '../../src-shared/contract/index.js';
 import { modeFor } from '../permissions/policy.js';
 import type { Host } from '../host/hostTypes.js';
-import { UsageError, dataDirFrom, intOption, parseSubcommand } from './args.js';
+import { UsageError, dataDirFrom, intOption, parseSubcommand, pathArgument } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
 import {
   DEFAULT_SERVER_WAIT_S,
@@ -71,8 +71,9 @@ export async function policyCommand(args: string[]): Promise<number> {
       }
       case 'grant':
       case 'revoke': {
-        const [dir] = positionals;
-        if (!dir) throw new UsageError(`policy ${sub} needs a folder`);
+        const [typed] = positionals;
+        if (!typed) throw new UsageError(`policy ${sub} needs a folder`);
+        const dir = pathArgument(typed, 'The folder');
         if (sub === 'revoke') {
           await host.invoke('policy.revokeFolder', { path: dir });
           console.log(`Revoked ${dir}`);
@@ -112,13 +113,14 @@ export async function policyCommand(args: string[]): Promise<number> {
       }
       case 'export': {
         const json = `${JSON.stringify(policy, null, 2)}\n`;
-        if (values.out) writeFileSync(values.out, json);
+        if (values.out) writeFileSync(pathArgument(values.out, '--out'), json);
         else process.stdout.write(json);
         return 0;
       }
       case 'import': {
-        const [file] = positionals;
-        if (!file) throw new UsageError('policy import needs a JSON file');
+        const [typed] = positionals;
+        if (!typed) throw new UsageError('policy import needs a JSON file');
+        const file = pathArgument(typed, 'The policy file');
         let raw: unknown;
         try {
           raw = JSON.parse(readFileSync(file, 'utf8'));

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import { ThinkingSettingSchema, type Message } from '../../src-shared/contract/index.js';
 import { DEFAULT_MAX_TOKENS } from '../agent/chatRunner.js';
 import { createHost } from '../host/createHost.js';
 import type { Host } from '../host/hostTypes.js';
-import { HOST_OPTIONS, UsageError, dataDirFrom, replyOverrides, usageErrors } from './args.js';
+import { HOST_OPTIONS, UsageError, dataDirFrom, replyOverrides, usageErrors, pathArgument } from './args.js';
 import { printNotices } from './hostForCli.js';
 import { answerNote, runJson, statsLine } from './runOutput.js';
 
@@ -63,7 +62,7 @@ export async function runCommand(args: string[]): Promise<number> {
   });
   try {
     await printNotices(host);
-    const state = await host.invoke('model.open', { path: resolve(values.model) });
+    const state = await host.invoke('model.open', { path: pathArgument(values.model, '--model') });
     offProgress();
     if (process.stderr.isTTY && reported >= 0) process.stderr.write('\n');
     if (state.status !== 'ready') {

@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createHost, type CreateHostOptions } from '../host/createHost.js';
 import type { Host } from '../host/hostTypes.js';
 import { PageCommandConfirmer } from '../services/mcp/pageCommandConfirmer.js';
 import { PageDeviceBridge } from '../services/packs/pageDeviceBridge.js';
 import { startBrowserServer } from '../server/browserServer.js';
 import { rendererDir } from '../util/appPaths.js';
-import { HOST_OPTIONS, UsageError, dataDirFrom, intOption, replyOverrides, usageErrors } from './args.js';
+import { HOST_OPTIONS, UsageError, dataDirFrom, intOption, replyOverrides, usageErrors, pathArgument } from './args.js';
 import { printNotices } from './hostForCli.js';
 
 export const SERVE_USAGE = `homebody serve [--model FILE] [--data-dir DIR] [--port N] [--max-tokens N] [--temperature T]
@@ -55,7 +55,7 @@ export async function serve(args: string[], extra: Partial<CreateHostOptions> = 
     device,
     confirmMcpCommand: confirmer,
     reply,
-    ...(values.model ? { modelPath: resolve(values.model) } : {}),
+    ...(values.model ? { modelPath: pathArgument(values.model, '--model') } : {}),
     ...extra,
   });
   await printNotices(host);

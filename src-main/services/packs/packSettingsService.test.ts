@@ -48,7 +48,12 @@ describe('PackSettingsService', () => {
 
   it('refuses a relative folder, an unknown time zone, IMAP without a server, and a folder that is a file', () => {
     const { service, dataDir } = setup();
-    expect(() => service.set({ notesDir: 'notes' })).toThrow(/notes folder must be an absolute path/);
+    expect(() => service.set({ notesDir: 'notes' })).toThrow(
+      /notes folder "notes" is a relative path; give a full path/,
+    );
+    expect(() => service.set({ mailSource: { kind: 'mbox', path: 'mail/inbox' } })).toThrow(
+      /mail source "mail\/inbox" is a relative path/,
+    );
     expect(() => service.set({ timeZone: 'Mars/Olympus' })).toThrow(/"Mars\/Olympus" is not a time zone/);
     expect(() => service.set({ mailSource: { kind: 'imap' } })).toThrow(/needs the IMAP server settings/);
     const file = join(dataDir, 'a-file');

@@ -1,5 +1,5 @@
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { packsApiSchemas } from '../../../src-shared/contract/index.js';
 import {
@@ -14,6 +14,7 @@ import {
 import type { SecretStore } from '../../privacy/secretStore.js';
 import type { SettingsRepo } from '../../store/repos/settingsRepo.js';
 import type { PackConfig } from '../../tools/toolTypes.js';
+import { userPath } from '../../util/userPath.js';
 
 const SETTINGS_KEY = 'packs.settings';
 /**
@@ -138,13 +139,13 @@ export class PackSettingsService {
   set(patch: PackSettingsPatch): PackSettingsView {
     const { smtpPassword, imapPassword, ...rest } = patch;
     const next: PackSettings = { ...this.current(), ...rest };
+    // `~` is the user's home folder; a relative path is refused (it would be the Host's working folder's).
     for (const key of FOLDERS) {
       const value = next[key];
-      if (value !== '' && !isAbsolute(value))
-        throw new HomebodyError('INVALID_REQUEST', `The ${label(key)} must be an absolute path, not "${value}".`);
+      if (value !== '') next[key] = userPath(value, `The ${label(key)}`);
     }
-    if ((next.mailSource.kind === 'maildir' || next.mailSource.kind === 'mbox') && !isAbsolute(next.mailSource.path))
-      throw new HomebodyError('INVALID_REQUEST', `The mail source must be an absolute path.`);
+    if (next.mailSource.kind === 'maildir' || next.mailSource.kind === 'mbox')
+      next.mailSource = { ...next.mailSource, path: userPath(next.mailSource.path, 'The mail source') };
     if (next.mailSource.kind === 'imap' && next.imap === null)
       throw new HomebodyError('INVALID_REQUEST', 'Reading mail over IMAP needs the IMAP server settings first.');
     if (next.timeZone !== '' && !validTimeZone(next.timeZone))

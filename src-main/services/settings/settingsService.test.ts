@@ -49,4 +49,15 @@ describe('the settings service', () => {
     settings.afterWipe();
     expect((await handlers['policy.get']({})).tools).toEqual({});
   });
+
+  it('grants a folder typed with ~ as the home folder, and refuses a relative one before it reaches the policy', async () => {
+    const { handlers } = setup('user');
+    const home = (await import('node:os')).homedir();
+    const policy = await handlers['policy.grantFolder']({ path: '~', untrusted: false, confirmBroad: true });
+    expect(policy.folders.map((f) => f.path)).toContain(home);
+    await expect(handlers['policy.grantFolder']({ path: 'Documents', untrusted: false })).rejects.toThrow(
+      /The folder "Documents" is a relative path/,
+    );
+    await expect(handlers['policy.revokeFolder']({ path: '~' })).resolves.toMatchObject({ folders: [] });
+  });
 });

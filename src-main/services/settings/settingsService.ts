@@ -3,6 +3,7 @@ import type { Store } from '../../store/store.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { Caller, HandlersOf } from '../handlers.js';
 import { createPolicyService } from './policyService.js';
+import { userPath } from '../../util/userPath.js';
 
 type SettingsMethod =
   | 'app.info'
@@ -52,8 +53,9 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     'policy.get': async () => policies.current(),
     'policy.set': async ({ policy: raw, confirmBroad }) => policies.replace(raw, caller, confirmBroad === true),
     'policy.setMode': async ({ tool, mode }) => policies.setMode(tool, mode, caller),
-    'policy.grantFolder': async ({ confirmBroad, ...folder }) => policies.grant(folder, caller, confirmBroad === true),
-    'policy.revokeFolder': async ({ path }) => policies.revoke(path, caller),
+    'policy.grantFolder': async ({ confirmBroad, ...folder }) =>
+      policies.grant({ ...folder, path: userPath(folder.path, 'The folder') }, caller, confirmBroad === true),
+    'policy.revokeFolder': async ({ path }) => policies.revoke(userPath(path, 'The folder'), caller),
   };
   return {
     policies,
