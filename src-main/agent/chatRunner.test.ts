@@ -6,7 +6,7 @@ import type { HostEvent, Message, ModelState } from '../../src-shared/contract/i
 import type { ChatEngine, GenerateOptions, GenerateResult } from '../llm/engineTypes.js';
 import { storageFailure } from '../store/db.js';
 import { openStore, type Store } from '../store/store.js';
-import { ChatRunner, MAX_TOOL_STEPS, historyOf, titleFrom } from './chatRunner.js';
+import { ChatRunner, MAX_TOOL_STEPS, continuationPrompt, historyOf, tasksToContinue, titleFrom } from './chatRunner.js';
 
 const READY: ModelState = {
   status: 'ready',
@@ -466,5 +466,132 @@ describe('titleFrom and historyOf', () => {
         { ...base, id: 'b', role: 'assistant', text: '', state: 'failed' },
       ]),
     ).toEqual([{ role: 'user', text: 'q' }]);
+  });
+});
+
+describe('a task that goes on after the approval queue', () => {
+  const queued = (store: Store, id: string, taskId: string | null, tool = 'mail_send') =>
+    store.toolCalls.insert({
+      id,
+      taskId,
+      tool,
+      args: { to: 'ana@example.org' },
+      description: { title: 'Send mail', summary: `to Ana (${id})`, details: [] },
+      risk: 'irreversible',
+      gate: 'queue',
+      state: 'pending',
+      taint: [],
+      now: 1,
+    });
+  const decide = (store: Store, id: string, to: 'done' | 'denied' | 'failed') => {
+    if (to === 'denied') {
+      store.toolCalls.decide(id, 'pending', 'denied', {
+        decision: 'deny',
+        by: 'user',
+        now: 2,
+        basis: { kind: 'user', answer: 'deny' },
+      });
+    } else {
+      store.toolCalls.decide(id, 'pending', 'approved', {
+        decision: 'approve',
+        by: 'user',
+        now: 2,
+        basis: { kind: 'user', answer: 'approve' },
+      });
+      store.toolCalls.start(id, 3);
+      store.toolCalls.finish(
+        id,
+        to === 'done' ? { state: 'done', result: 'sent', now: 3 } : { state: 'failed', error: 'SMTP refused', now: 3 },
+      );
+    }
+    return store.toolCalls.get(id)!;
+  };
+
+  it('writes a new reply in the task, told each outcome and the request, with no message from the user', async () => {
+    const { store, runner, calls, events } = setup({ chunks: ['Done, ', 'and Ana is told.'] });
+    const first = runner.send(null, "send it, then tell Ana I'm on my way", OPTIONS);
+    await first.done;
+    queued(store, 'c1', first.taskId);
+    const call = decide(store, 'c1', 'done');
+    events.length = 0;
+
+    const continued = runner.continueTask(first.taskId, [call], OPTIONS);
+    expect(continued).toBeDefined();
+    expect(store.tasks.get(first.taskId)?.status).toBe('running');
+    const final = await continued!.done;
+
+    expect(final).toMatchObject({ role: 'assistant', text: 'Done, and Ana is told.', state: 'complete' });
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.prompt).toBe(continuationPrompt("send it, then tell Ana I'm on my way", [call]));
+    expect(calls[1]!.prompt).toContain('[mail_send: to Ana (c1)] done: sent');
+    expect(calls[1]!.prompt).toContain("send it, then tell Ana I'm on my way");
+    // The decided call is told once, in the prompt; the user's request is in the history as they wrote it.
+    expect(calls[1]!.history).toEqual([
+      { role: 'user', text: "send it, then tell Ana I'm on my way" },
+      { role: 'assistant', text: 'Done, and Ana is told.' },
+    ]);
+    const messages = store.messages.listForTask(first.taskId);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant']);
+    expect(store.tasks.get(first.taskId)?.status).toBe('completed');
+    expect(events.map((e) => e.type)).toContain('message.finished');
+  });
+
+  it('tells a denial and a failure as they are', () => {
+    const { store } = setup({});
+    queued(store, 'd', null);
+    queued(store, 'f', null);
+    const prompt = continuationPrompt('tidy up', [decide(store, 'd', 'denied'), decide(store, 'f', 'failed')]);
+    expect(prompt).toContain('denied by the user');
+    expect(prompt).toContain('failed: SMTP refused');
+  });
+
+  it('goes on once per task, only when none of its calls waits, and never for a call of no task', () => {
+    const { store } = setup({});
+    for (const id of ['t1', 't2']) store.tasks.create({ id, title: id, now: 1 });
+    queued(store, 'a', 't1');
+    queued(store, 'b', 't1');
+    queued(store, 'c', 't2');
+    queued(store, 'd', 't2');
+    queued(store, 'e', null);
+    const decided = [
+      decide(store, 'a', 'done'),
+      decide(store, 'b', 'denied'),
+      decide(store, 'c', 'done'),
+      decide(store, 'e', 'done'),
+    ];
+    const waiting = new Set(store.toolCalls.queue().map((call) => call.taskId));
+    const byTask = tasksToContinue(decided, (taskId) => waiting.has(taskId));
+    // t1's two calls go on together; t2 still has d in the queue; e belongs to no task.
+    expect([...byTask.keys()]).toEqual(['t1']);
+    expect(byTask.get('t1')!.map((call) => call.id)).toEqual(['a', 'b']);
+    expect(tasksToContinue([store.toolCalls.get('d')!], () => false).size).toBe(0);
+  });
+
+  it('waits for the reply being written in another task, then goes on', async () => {
+    const { store, runner, calls } = setup({ waitForAbort: true });
+    const first = runner.send(null, 'book the table', OPTIONS);
+    store.tasks.create({ id: 'other', title: 'other', now: 1 });
+    store.messages.insert({ id: 'u', taskId: 'other', role: 'user', text: 'mail Tom', state: 'complete', now: 1 });
+    queued(store, 'q', 'other');
+    const continued = runner.continueTask('other', [decide(store, 'q', 'done')], OPTIONS)!;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toHaveLength(1);
+    await runner.stop(first.taskId);
+    // The continuation now runs (and waits for an abort too, as this engine does).
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    await runner.stop('other');
+    expect(await continued.done).toMatchObject({ state: 'stopped' });
+  });
+
+  it('without a model, the reply says so and the task fails; a deleted task goes on with nothing', async () => {
+    const { store, runner, calls } = setup({}, { status: 'none' });
+    store.tasks.create({ id: 't', title: 't', now: 1 });
+    store.messages.insert({ id: 'u', taskId: 't', role: 'user', text: 'send it', state: 'complete', now: 1 });
+    queued(store, 'q', 't');
+    const final = await runner.continueTask('t', [decide(store, 'q', 'done')], OPTIONS)!.done;
+    expect(final).toMatchObject({ state: 'failed', error: expect.stringContaining('No model is loaded') });
+    expect(store.tasks.get('t')?.status).toBe('failed');
+    expect(calls).toHaveLength(0);
+    expect(runner.continueTask('gone', [], OPTIONS)).toBeUndefined();
   });
 });

@@ -79,6 +79,14 @@ export interface SentMessage {
   readonly done: Promise<Message>;
 }
 
+/** A reply that goes on with a task after a decision in the approval queue. */
+export interface Continued {
+  readonly taskId: string;
+  readonly assistantMessageId: string;
+  /** Settles with the final assistant message; never rejects. */
+  readonly done: Promise<Message>;
+}
+
 /** A reply longer than this is cut, so a model that never stops cannot run forever. */
 export const DEFAULT_MAX_TOKENS = 1024;
 export const DEFAULT_TEMPERATURE = 0.7;
@@ -134,6 +142,39 @@ export function historyOf(messages: readonly Message[], calls: readonly ToolCall
   return items.sort((a, b) => a.at - b.at || a.order - b.order).map((item) => item.turn);
 }
 
+/** The states a call ends in once the user decided it in the queue (and it ran, or not). */
+const DECIDED: ReadonlySet<ToolCall['state']> = new Set(['done', 'failed', 'denied']);
+
+/**
+ * What the model is told when a task goes on after the user decided the calls it left in the approval queue: each
+ * call with its outcome, and the request it was working on. Written by Homebody, never shown as the user's message.
+ */
+export function continuationPrompt(request: string, decided: readonly ToolCall[]): string {
+  const outcomes = decided.map((call) => toolCallTurn(call).text).join('\n');
+  return (
+    `[Homebody] The user decided the calls that waited in the approval queue:\n${outcomes}\n` +
+    `Go on with their request ("${request}"): do what is left of it, or tell them what was done.`
+  );
+}
+
+/**
+ * The tasks that go on after these decisions, each with its decided calls: a task goes on once none of its calls
+ * waits in the queue any more (calls of one task decided together go on once, with all their outcomes). A call of no
+ * task (the command line's own) or not decided (refused as already decided, interrupted) continues nothing.
+ */
+export function tasksToContinue(
+  calls: readonly ToolCall[],
+  stillWaiting: (taskId: string) => boolean,
+): Map<string, ToolCall[]> {
+  const byTask = new Map<string, ToolCall[]>();
+  for (const call of calls) {
+    if (call.taskId === null || !DECIDED.has(call.state)) continue;
+    byTask.set(call.taskId, [...(byTask.get(call.taskId) ?? []), call]);
+  }
+  for (const taskId of byTask.keys()) if (stillWaiting(taskId)) byTask.delete(taskId);
+  return byTask;
+}
+
 const OUTCOME: Record<GenerateResult['stopReason'], { message: MessageState; task: TaskStatus }> = {
   complete: { message: 'complete', task: 'completed' },
   maxTokens: { message: 'truncated', task: 'completed' },
@@ -178,6 +219,8 @@ export class ChatRunner {
     if (state.status === 'loading')
       throw new HomebodyError('NO_MODEL', 'The model is still loading; try again in a moment.');
     if (state.status !== 'ready') throw new HomebodyError('NO_MODEL', 'No model is loaded. Open a GGUF model first.');
+    // A message the model cannot take is refused here, before a task or a message is saved.
+    engine.checkMessage?.(text);
     if (this.running.size > 0) {
       throw new HomebodyError(
         'TASK_BUSY',
@@ -228,6 +271,87 @@ export class ChatRunner {
     return { taskId: id, userMessageId: user.id, assistantMessageId: reply.id, done };
   }
 
+  /**
+   * Goes on with a task after the user decided the calls it left in the approval queue (`decided`, all of one task):
+   * a new reply in the task, without a message from the user, told each outcome (continuationPrompt) and offered
+   * the tools the request chose. Its message is there at once; it is written once the replies being written now have
+   * ended (one reply runs at a time) and `ready` has a model for it. Undefined when there is nothing to go on with:
+   * the task was deleted, or it has no message from the user.
+   */
+  continueTask(
+    taskId: string,
+    decided: readonly ToolCall[],
+    options: ReplyOptions,
+    ready: () => Promise<void> = async () => {},
+  ): Continued | undefined {
+    const { store, emit } = this.deps;
+    if (!store.tasks.get(taskId)) return undefined;
+    this.writeUnrecorded();
+    const decidedIds = new Set(decided.map((call) => call.id));
+    const now = this.now();
+    const started = this.transaction(() => {
+      const messages = store.messages.listForTask(taskId);
+      const lastRequest = messages.findLast((m) => m.role === 'user');
+      if (!lastRequest) return undefined;
+      const calls = store.toolCalls.listForTask(taskId);
+      // The decided calls are told in the prompt, with their outcomes now; the history holds the rest.
+      const history = historyOf(
+        messages,
+        calls.filter((c) => !decidedIds.has(c.id)),
+      );
+      const context: Omit<SelectionRequest, 'prompt'> = {
+        earlierPrompts: messages.filter((m) => m.role === 'user' && m !== lastRequest).map((m) => m.text),
+        usedTools: calls.map((c) => c.tool),
+        previouslyOffered: lastOffer(store.audit.forTask(taskId)),
+      };
+      const reply = store.messages.insert({
+        id: this.newId(),
+        taskId,
+        role: 'assistant',
+        text: '',
+        state: 'streaming',
+        now,
+      });
+      store.tasks.setStatus(taskId, 'running', now);
+      return { history, context, reply, request: lastRequest.text };
+    });
+    if (!started) return undefined;
+    const { history, context, reply, request } = started;
+    this.emitTask(taskId);
+    emit({ type: 'message.created', message: reply });
+
+    const earlier = [...this.running.values()];
+    const controller = new AbortController();
+    // Stopping the continuation stops the task's own reply too, if that one is still being written.
+    const own = this.running.get(taskId);
+    if (own) controller.signal.addEventListener('abort', () => own.controller.abort(), { once: true });
+    const done = (async () => {
+      await Promise.all(earlier.map((run) => run.done));
+      let failure: string | null = null;
+      try {
+        await ready();
+        if (this.deps.engine.state.status !== 'ready') failure = 'No model is loaded to go on with the task.';
+      } catch (error) {
+        failure = error instanceof Error ? error.message : String(error);
+      }
+      if (failure !== null) {
+        const final = this.transaction(() => {
+          store.tasks.setStatus(taskId, 'failed', this.now());
+          return store.messages.finish(reply.id, 'failed', null, `${failure} Open a model, then ask again.`);
+        });
+        emit({ type: 'message.finished', message: final });
+        this.emitTask(taskId);
+        return final;
+      }
+      const prompt = continuationPrompt(request, decided);
+      return this.stream(taskId, reply, history, { prompt: request, ...context }, options, controller.signal, prompt);
+    })().finally(() => {
+      if (this.running.get(taskId)?.done === done) this.running.delete(taskId);
+    });
+    this.running.set(taskId, { controller, done });
+    return { taskId, assistantMessageId: reply.id, done };
+  }
+
   /** The final message of the task's running reply, or undefined when none runs. */
   whenDone(taskId: string): Promise<Message | undefined> {
     return this.running.get(taskId)?.done ?? Promise.resolve(undefined);
@@ -259,9 +383,10 @@ export class ChatRunner {
     request: SelectionRequest,
     options: ReplyOptions,
     signal: AbortSignal,
+    /** What the model is told; the user's message unless the task goes on after a decision. */
+    prompt: string = request.prompt,
   ): Promise<Message> {
     const { engine, store, emit } = this.deps;
-    const prompt = request.prompt;
     const messageId = reply.id;
     const tools = this.deps.tools;
     const guard = new LoopGuard();

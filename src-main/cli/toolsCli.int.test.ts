@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { openStore } from '../store/store.js';
 import { runCli } from '../testing/cliProcess.js';
 import type { ToolCallJson } from './toolsCommand.js';
@@ -106,6 +106,61 @@ describe('homebody tools, approvals and policy', () => {
     const again = await homebody(dataDir, 'approvals', 'approve', queued.approvalId!, '--json');
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ state: 'done', error: expect.stringMatching(/already decided/) });
+  });
+
+  it("approving from the command line makes the call's task go on in that process, with the last model", async () => {
+    const ran = await homebody(
+      dataDir,
+      'run',
+      '--model',
+      inject('tinyModelPath'),
+      '--max-tokens',
+      '4',
+      '--json',
+      'tidy up',
+    );
+    expect(ran.code).toBe(0);
+    const { taskId } = JSON.parse(ran.stdout) as { taskId: string };
+    const queue = async (file: string) => {
+      writeFileSync(join(reports, file), file);
+      const args = JSON.stringify({ path: join(reports, file) });
+      const out = await homebody(dataDir, 'tools', 'call', 'delete_permanently', args, '--task', taskId, '--json');
+      return (JSON.parse(out.stdout) as ToolCallJson).approvalId!;
+    };
+    const approved = await homebody(dataDir, 'approvals', 'approve', await queue('one.log'), '--json');
+    expect(approved.code).toBe(0);
+    const decided = JSON.parse(approved.stdout) as { status: string; continued: Array<Record<string, unknown>> };
+    expect(decided.status).toBe('done');
+    // The generated model's reply is noise, cut at the length cap; what matters is that it was written here.
+    expect(decided.continued).toEqual([
+      {
+        taskId,
+        messageId: expect.any(String),
+        state: expect.stringMatching(/^(complete|truncated)$/),
+        text: expect.any(String),
+        error: null,
+      },
+    ]);
+    const onlyDecided = await homebody(
+      dataDir,
+      'approvals',
+      'approve',
+      await queue('two.log'),
+      '--no-continue',
+      '--json',
+    );
+    expect((JSON.parse(onlyDecided.stdout) as { continued: unknown[] }).continued).toEqual([]);
+    const store = openStore(dataDir);
+    try {
+      expect(store.messages.listForTask(taskId).map((m) => [m.role, m.state])).toEqual([
+        ['user', 'complete'],
+        ['assistant', 'truncated'],
+        ['assistant', decided.continued[0]!.state],
+      ]);
+    } finally {
+      store.close();
+    }
+    expect(existsSync(join(reports, 'one.log')) || existsSync(join(reports, 'two.log'))).toBe(false);
   });
 
   it('marks a call that was executing when the process died as interrupted, and never runs it again', async () => {

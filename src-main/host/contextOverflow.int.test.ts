@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Message } from '../../src-shared/contract/index.js';
+import { MAX_MESSAGE_CHARS, type Message } from '../../src-shared/contract/index.js';
 import { contextNoteFor } from '../agent/chatRunner.js';
 import { createHost, type HostInternals } from './createHost.js';
 
@@ -50,9 +50,21 @@ describe('a long task with a small context', () => {
     expect(contextNoteFor(3)).toContain('(3 left out)');
   });
 
-  it('refuses a single message too long for the context, saying what to do', async () => {
-    const reply = await send(null, DETAIL.repeat(20));
-    expect(reply.state).toBe('failed');
-    expect(reply.error).toMatch(/Shorten it .*raise the context size/);
+  it('refuses a single message too long for the context before saving anything, saying what to do', async () => {
+    const before = (await host.invoke('tasks.list', {})).tasks.length;
+    const refused = await host.call('chat.send', { taskId: null, text: DETAIL.repeat(20) });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'CONTEXT_OVERFLOW' } });
+    const message = (refused as { error: { message: string } }).error.message;
+    expect(message).toMatch(/^This message is too long to send: it is [\d,]+ tokens long, .*context size/);
+    expect(message).toMatch(/Shorten it or split it .*; nothing was saved\.$/);
+    expect((await host.invoke('tasks.list', {})).tasks).toHaveLength(before);
+  });
+
+  it('refuses a message over the character limit in the same words, whatever the model', async () => {
+    const refused = await host.call('chat.send', { taskId: null, text: 'x'.repeat(MAX_MESSAGE_CHARS + 1) });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+    expect((refused as { error: { message: string } }).error.message).toContain(
+      'This message is too long to send: it has more than 100,000 characters.',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import type { ToolCall } from '../../src-shared/contract/index.js';
 import { createChatService } from '../services/chat/chatService.js';
 import { createEvalService } from '../services/evaluation/evalService.js';
 import { createHistoryService } from '../services/history/historyService.js';
@@ -60,7 +61,19 @@ async function startHost(options: CreateHostOptions, folder: DataFolder): Promis
   // The one edge back: a model is never changed under a reply, so the models service stops the chat's replies.
   const models = createModelsService({ ...base, options, egress, worker, stopReplies: () => chat.stopAll() });
   const evaluation = createEvalService({ ...base, policies, models });
-  const tools = createToolsService({ ...base, registry, caller, policies, packs, mcp, worker, evaluation });
+  // The other edge back: a task whose queued calls the user decided goes on in the chat.
+  const continueTasks = (calls: readonly ToolCall[]) => chat.continueAfterDecisions(calls);
+  const tools = createToolsService({
+    ...base,
+    registry,
+    caller,
+    policies,
+    packs,
+    mcp,
+    worker,
+    evaluation,
+    continueTasks,
+  });
   recoverOrNotice('tool calls', tools.recoverAfterCrash, notices);
   const chat = createChatService({ ...base, models, tools, reply: options.reply });
   recoverOrNotice('replies', chat.recoverAfterCrash, notices);

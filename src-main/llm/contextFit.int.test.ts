@@ -66,7 +66,7 @@ describe('LlamaEngine with a 512-token context', () => {
   it('refuses a single message too long for the context, saying what to do', async () => {
     await expect(engine.generate(request({ prompt: SENTENCE.repeat(20) }))).rejects.toMatchObject({
       code: 'CONTEXT_OVERFLOW',
-      message: expect.stringMatching(/Shorten it .*raise the context size/),
+      message: expect.stringMatching(/too long to send: .*context size.*Shorten it or split it/),
     });
   });
 

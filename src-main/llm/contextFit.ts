@@ -1,5 +1,5 @@
 import type { ChatHistoryItem, ChatModelFunctions, ChatWrapper, LlamaModel } from 'node-llama-cpp';
-import { HomebodyError } from '../../src-shared/contract/index.js';
+import { HomebodyError, messageTooLong } from '../../src-shared/contract/index.js';
 import type { ChatTurn, EngineTool, GenerateOptions } from './engineTypes.js';
 import { fitHistory, omissionNote } from './fitHistory.js';
 
@@ -65,6 +65,21 @@ export function planContext(
   return planContextBy(model, contextSize, count, options);
 }
 
+/**
+ * Refuses a message longer than half the model's context (CONTEXT_OVERFLOW, in the words every too-long message
+ * gets): the rest is for the instructions, the tools, earlier turns and the reply.
+ */
+export function checkMessageLength(model: LlamaModel, contextSize: number, text: string): void {
+  const tokens = model.tokenize(text).length;
+  if (tokens <= contextSize / 2) return;
+  throw new HomebodyError(
+    'CONTEXT_OVERFLOW',
+    messageTooLong(
+      `it is ${tokens.toLocaleString('en-US')} tokens long, and this model takes at most ${Math.floor(contextSize / 2).toLocaleString('en-US')} in one message (half its context; a larger context size in the model settings takes more)`,
+    ),
+  );
+}
+
 /** `planContext` for any prompt format: `count` gives the prompt's length in tokens with these earlier turns. */
 export function planContextBy(
   model: LlamaModel,
@@ -72,14 +87,8 @@ export function planContextBy(
   count: (turns: readonly ChatTurn[]) => number,
   options: Pick<GenerateOptions, 'history' | 'prompt' | 'tools' | 'maxTokens'>,
 ): ContextPlan {
-  const promptTokens = model.tokenize(options.prompt).length;
+  checkMessageLength(model, contextSize, options.prompt);
   const reserve = replyReserve(contextSize, options.maxTokens);
-  if (promptTokens > contextSize / 2) {
-    throw new HomebodyError(
-      'CONTEXT_OVERFLOW',
-      `The message is ${promptTokens} tokens long; this model's context holds ${contextSize}, and a message may use at most half of it. Shorten it or split it, or raise the context size in the model settings.`,
-    );
-  }
   const fixed = count([]);
   if (fixed + reserve > contextSize) {
     throw new HomebodyError(

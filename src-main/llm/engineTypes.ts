@@ -69,9 +69,17 @@ export interface GenerateResult {
 export interface ChatEngine {
   readonly state: ModelState;
   onStateChange(listener: (state: ModelState) => void): () => void;
-  /** Loads a GGUF file, replacing (and first stopping) whatever runs now. Never throws: the result is a state. */
+  /**
+   * Loads a GGUF file, replacing (and first stopping) whatever runs now. A first load never throws: the result is a
+   * state. A change of model that fails rejects with why, and the model in use stays as it was.
+   */
   load(path: string): Promise<ModelState>;
   generate(options: GenerateOptions): Promise<GenerateResult>;
+  /**
+   * Throws CONTEXT_OVERFLOW when a message is too long for the loaded model to take at all, so it is refused before
+   * anything is saved; a message that fits may still leave earlier turns out (the reply says so).
+   */
+  checkMessage?(text: string): void;
   /**
    * The tools (and system prompt) the next task will start with, told when they change: an engine that keeps an
    * evaluated prompt prefix evaluates it now, in the background, so that task starts at once. A reply that arrives

@@ -27,6 +27,7 @@ import type {
   PrepareRequest,
 } from './engineTypes.js';
 import {
+  checkMessageLength,
   clipToolResult,
   contextOverflowDuringReply,
   planContext,
@@ -423,6 +424,11 @@ export class LlamaEngine implements ChatEngine {
         if (this.preparing === controller) this.preparing = undefined;
       }
     });
+  }
+
+  checkMessage(text: string): void {
+    const loaded = this.loaded;
+    if (loaded) checkMessageLength(loaded.model, loaded.context.contextSize, text);
   }
 
   generate(options: GenerateOptions): Promise<GenerateResult> {

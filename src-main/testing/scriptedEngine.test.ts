@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplyProgress, SteeredModel } from '../llm/llamaEngine.js';
-import { scriptSteering } from './scriptedEngine.js';
+import { scriptFor, scriptSteering } from './scriptedEngine.js';
 
 // One token per character, as far as the steering can tell; the end of generation is token 0.
 const model: SteeredModel = { tokenize: (text) => [...text].map((c) => c.codePointAt(0)!), eos: 0 };
@@ -70,5 +70,29 @@ describe('scriptSteering', () => {
     progress.inFlight = 0;
     expect(favoured()).toEqual([]);
     expect(ended).toBe(true);
+  });
+});
+
+describe('which script a prompt plays', () => {
+  const call = (name: string) => [{ name, params: '{}' }];
+  const scripts = {
+    'list my files': call('list_folder'),
+    '*Go on with their request ("delete tmp.log, then list the rest")*': call('list_folder_after'),
+    'a (literal) [prompt] with $pecial.chars?': call('literal'),
+  };
+
+  it('is the one the prompt names, trimmed; a name with no * matches only itself', () => {
+    expect(scriptFor(scripts, '  list my files\n')).toEqual(call('list_folder'));
+    expect(scriptFor(scripts, 'list my files please')).toBeUndefined();
+    expect(scriptFor(scripts, 'a (literal) [prompt] with $pecial.chars?')).toEqual(call('literal'));
+    expect(scriptFor(scripts, 'a (literal) [prompt] with $pecialXchars?')).toBeUndefined();
+  });
+
+  it('else the first whose * stands for any text, new lines included, matching the whole prompt', () => {
+    const prompt =
+      '[Homebody] The user decided the calls that waited in the approval queue:\n[delete_permanently: tmp.log] done\n' +
+      'Go on with their request ("delete tmp.log, then list the rest"): do what is left of it.';
+    expect(scriptFor(scripts, prompt)).toEqual(call('list_folder_after'));
+    expect(scriptFor(scripts, prompt.replace('list the rest', 'list all'))).toBeUndefined();
   });
 });

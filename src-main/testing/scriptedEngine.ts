@@ -34,9 +34,22 @@ export interface ScriptOptions {
 
 export const UNSCRIPTED_TOKENS = 8;
 
-/** A script's calls, with the given prompt trimmed as the chat stores it. */
-function scriptFor(scripts: Scripts, prompt: string): readonly ScriptedCall[] | undefined {
-  return scripts[prompt.trim()];
+/**
+ * A script's calls, with the given prompt trimmed as the chat stores it: the script named by the prompt, else the
+ * first whose name has a `*` (any text, new lines included) and matches it whole. A task that goes on after the
+ * approval queue is told a prompt Homebody writes (the outcomes, then the request), which a script names as
+ * `*Go on with their request ("...")*`.
+ */
+export function scriptFor(scripts: Scripts, prompt: string): readonly ScriptedCall[] | undefined {
+  const text = prompt.trim();
+  if (Object.hasOwn(scripts, text)) return scripts[text];
+  const matching = Object.keys(scripts).find((key) => key.includes('*') && wildcard(key).test(text));
+  return matching === undefined ? undefined : scripts[matching];
+}
+
+function wildcard(key: string): RegExp {
+  const parts = key.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[\\s\\S]*')}$`);
 }
 
 /**

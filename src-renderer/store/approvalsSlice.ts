@@ -21,9 +21,13 @@ export const createApprovalsSlice =
       }
     },
 
-    async approveCalls(ids, args) {
+    async approveCalls(ids, args, options) {
       try {
-        const { calls } = await deps.api['approvals.approve'](args === undefined ? { ids } : { ids, args });
+        const { calls } = await deps.api['approvals.approve']({
+          ids,
+          ...(args === undefined ? {} : { args }),
+          ...(options?.continueTask === false ? { continue: false } : {}),
+        });
         set((state) => applyAnswered(state, calls));
         return null;
       } catch (error) {

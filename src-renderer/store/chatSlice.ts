@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { ToolCall } from '../../src-shared/contract/index.js';
+import { MAX_MESSAGE_CHARS, messageTooLong, type ToolCall } from '../../src-shared/contract/index.js';
 import { toAppError } from '../bridge/apiError.js';
 import { mergeMessages, upsertTask, upsertToolCall, updateQueue } from './eventReducer.js';
 import {
@@ -73,6 +73,13 @@ export const createChatSlice =
       },
 
       async send(text) {
+        const length = text.trim().length;
+        if (length > MAX_MESSAGE_CHARS) {
+          // Said here, before any request, in the words the Host uses for a message its model cannot take.
+          const detail = `it has ${length.toLocaleString('en-US')} characters, and at most ${MAX_MESSAGE_CHARS.toLocaleString('en-US')} can be sent`;
+          set({ chatError: { code: 'CONTEXT_OVERFLOW', message: messageTooLong(detail) } });
+          return false;
+        }
         const taskId = get().openTaskId;
         set({ sending: true, chatError: null, awaitingNewTask: taskId === null });
         try {

@@ -109,11 +109,11 @@ describe('approvals and tool-call actions', () => {
         'approvals.list': async () => ({ calls: [q2, q1] }),
         'approvals.approve': async (req) => {
           expect(req).toEqual({ ids: ['q1'], args: { path: '/x' } });
-          return { calls: [{ ...q1, state: 'done' }], outcomes: [{ status: 'done', result: null }] };
+          return { calls: [{ ...q1, state: 'done' }], outcomes: [{ status: 'done', result: null }], continued: [] };
         },
         'approvals.deny': async (req) => {
           expect(req).toEqual({ ids: ['q2'], reason: 'no' });
-          return { calls: [{ ...q2, state: 'denied' }], outcomes: [{ status: 'denied', error: 'no' }] };
+          return { calls: [{ ...q2, state: 'denied' }], outcomes: [{ status: 'denied', error: 'no' }], continued: [] };
         },
       }),
     });

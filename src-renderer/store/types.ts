@@ -136,7 +136,12 @@ export interface ApprovalsData {
 }
 export interface ApprovalsActions {
   loadApprovals(): Promise<void>;
-  approveCalls(ids: string[], args?: Record<string, unknown>): Promise<ActionResult>;
+  /** Approves queued calls; their tasks go on once none of their calls waits, unless `continueTask` is false. */
+  approveCalls(
+    ids: string[],
+    args?: Record<string, unknown>,
+    options?: { readonly continueTask?: boolean },
+  ): Promise<ActionResult>;
   denyCalls(ids: string[], reason?: string | null): Promise<ActionResult>;
 }
 

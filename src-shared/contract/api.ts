@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ToolArgumentsSchema } from './argumentKeys.js';
-import { TaskDetailSchema, TaskSummarySchema } from './chat.js';
+import { MAX_MESSAGE_CHARS, messageTooLong, TaskDetailSchema, TaskSummarySchema } from './chat.js';
 import { deviceApiSchemas } from './device.js';
 import { doctorApiSchemas } from './doctor.js';
 import { evalApiSchemas } from './eval.js';
@@ -24,6 +24,20 @@ import {
 
 const Empty = z.object({}).strict();
 const Id = z.string().min(1).max(64);
+/**
+ * Whether the tasks of the decided calls go on once none of their calls waits in the queue: the model is told each
+ * outcome and continues the reply. Default true; false is "approve (or deny) without continuing".
+ */
+const ContinueTask = z.boolean().optional();
+/**
+ * The decided calls and, in the same order, what became of each; `continued`: the reply each task that goes on
+ * writes now (its message is there at once and streams like any reply).
+ */
+const DecisionsResponse = z.object({
+  calls: z.array(ToolCallSchema),
+  outcomes: z.array(ToolCallOutcomeSchema),
+  continued: z.array(z.object({ taskId: Id, messageId: Id })),
+});
 
 export const AppInfoSchema = z.object({
   name: z.literal('Homebody'),
@@ -54,7 +68,19 @@ export const apiSchemas = {
    * The task's first events (task.updated, message.created) may arrive before this call answers.
    */
   'chat.send': {
-    request: z.object({ taskId: Id.nullable(), text: z.string().trim().min(1).max(100_000) }).strict(),
+    request: z
+      .object({
+        taskId: Id.nullable(),
+        text: z
+          .string()
+          .trim()
+          .min(1)
+          .max(
+            MAX_MESSAGE_CHARS,
+            messageTooLong(`it has more than ${MAX_MESSAGE_CHARS.toLocaleString('en-US')} characters`),
+          ),
+      })
+      .strict(),
     response: z.object({ taskId: Id, userMessageId: Id, assistantMessageId: Id }),
   },
   'chat.stop': { request: z.object({ taskId: Id }).strict(), response: z.object({ stopped: z.boolean() }) },
@@ -100,20 +126,29 @@ export const apiSchemas = {
   'approvals.list': { request: Empty, response: z.object({ calls: z.array(ToolCallSchema) }) },
   /**
    * Approves queued calls, one by one, each at most once; `args` edits a single call's arguments first. Answers each
-   * call and, in the same order, what became of it (ran, failed, or refused: interrupted, already decided).
+   * call and, in the same order, what became of it (ran, failed, or refused: interrupted, already decided), and the
+   * tasks that go on (`continue`).
    */
   'approvals.approve': {
     request: z
-      .object({ ids: z.array(Id).min(1).max(200), args: ToolArgumentsSchema.optional() })
+      .object({
+        ids: z.array(Id).min(1).max(200),
+        args: ToolArgumentsSchema.optional(),
+        continue: ContinueTask,
+      })
       .strict()
       .refine((r) => r.args === undefined || r.ids.length === 1, 'edited arguments apply to one call at a time'),
-    response: z.object({ calls: z.array(ToolCallSchema), outcomes: z.array(ToolCallOutcomeSchema) }),
+    response: DecisionsResponse,
   },
   'approvals.deny': {
     request: z
-      .object({ ids: z.array(Id).min(1).max(200), reason: z.string().max(2000).nullable().optional() })
+      .object({
+        ids: z.array(Id).min(1).max(200),
+        reason: z.string().max(2000).nullable().optional(),
+        continue: ContinueTask,
+      })
       .strict(),
-    response: z.object({ calls: z.array(ToolCallSchema), outcomes: z.array(ToolCallOutcomeSchema) }),
+    response: DecisionsResponse,
   },
   'policy.get': { request: Empty, response: PolicySchema },
   /** Replaces the whole policy (an import); validated like one. */

@@ -72,3 +72,11 @@ export const TaskDetailSchema = z.object({
   toolCalls: z.array(ToolCallSchema),
 });
 export type TaskDetail = z.infer<typeof TaskDetailSchema>;
+
+/** The longest message the chat takes, in characters; the model's context may allow less (messageTooLong). */
+export const MAX_MESSAGE_CHARS = 100_000;
+
+/** What a message too long to send is told, whatever found it too long: the page, the contract or the model. */
+export function messageTooLong(detail: string): string {
+  return `This message is too long to send: ${detail}. Shorten it or split it into several messages; nothing was saved.`;
+}

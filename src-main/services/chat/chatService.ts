@@ -1,6 +1,6 @@
-import { HomebodyError, type HostEvent } from '../../../src-shared/contract/index.js';
+import { HomebodyError, type HostEvent, type ModelState, type ToolCall } from '../../../src-shared/contract/index.js';
 import { agentToolsFrom } from '../../agent/agentTools.js';
-import { ChatRunner, type ReplyOptions } from '../../agent/chatRunner.js';
+import { ChatRunner, tasksToContinue, type ReplyOptions } from '../../agent/chatRunner.js';
 import type { ToolActions } from '../../agent/toolActions.js';
 import type { ChatEngine } from '../../llm/engineTypes.js';
 import type { Store } from '../../store/store.js';
@@ -11,7 +11,12 @@ export interface ChatServiceDeps {
   readonly store: Store;
   readonly emit: Emit;
   /** The chat's model (the models service loads and replaces it), and the temperature its settings say now. */
-  readonly models: { readonly engine: ChatEngine; readonly settings: { effective(): { temperature: number } } };
+  readonly models: {
+    readonly engine: ChatEngine;
+    readonly settings: { effective(): { temperature: number } };
+    /** Opens the last model used, when none is open (a command-line Host starts without one); undefined: none. */
+    loadAtStart(modelPath: undefined): Promise<unknown> | undefined;
+  };
   /** Every call the model makes goes through these. */
   readonly tools: { readonly actions: ToolActions };
   /** The length cap and temperature the caller fixes; the environment's defaults fill the rest. */
@@ -43,6 +48,21 @@ export function createChatService(deps: ChatServiceDeps) {
     },
   };
   const stopAll = (): Promise<void> => runner.stopAll();
+  /** A model to go on with: the one open, the one loading, else the last one used (opened now). */
+  const readyModel = async (): Promise<void> => {
+    if (engine.state.status === 'ready') return;
+    if (engine.state.status === 'loading') {
+      await new Promise<ModelState>((resolve) => {
+        const off = engine.onStateChange((state) => {
+          if (state.status === 'loading') return;
+          off();
+          resolve(state);
+        });
+      });
+      return;
+    }
+    await deps.models.loadAtStart(undefined)?.catch(() => {});
+  };
   // The tools a new task starts with are evaluated ahead of it: as soon as a model is ready (the first task after a
   // start then finds its prompt's prefix rendered, tokenized and checked), and a moment after something that
   // changes the tools happened (several changes in a row give one evaluation).
@@ -58,6 +78,19 @@ export function createChatService(deps: ChatServiceDeps) {
   return {
     runner,
     handlers,
+    /**
+     * After the user decided queued calls: each task whose calls are all decided goes on (ChatRunner.continueTask);
+     * answers the replies that will be written, at once, before they are.
+     */
+    continueAfterDecisions: (calls: readonly ToolCall[]): Array<{ taskId: string; messageId: string }> => {
+      const waiting = new Set(store.toolCalls.queue().map((call) => call.taskId));
+      const byTask = tasksToContinue(calls, (taskId) => waiting.has(taskId));
+      const options = { ...reply, temperature: settings.effective().temperature };
+      return [...byTask].flatMap(([taskId, decided]) => {
+        const continued = runner.continueTask(taskId, decided, options, readyModel);
+        return continued ? [{ taskId, messageId: continued.assistantMessageId }] : [];
+      });
+    },
     /** At start: a reply a crash cut short is marked so, with what it had written. */
     recoverAfterCrash: (): void => runner.recoverAfterCrash(),
     /** Stops every reply in progress; resolves once each is recorded. */

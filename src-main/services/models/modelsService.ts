@@ -18,6 +18,7 @@ import { isInside } from '../privacy/storageReport.js';
 import { loadCatalog } from './catalog.js';
 import { ModelLibrary } from './modelLibrary.js';
 import { ModelSettingsService } from './modelSettingsService.js';
+import { userPath } from '../../util/userPath.js';
 
 /** The model loaded last, loaded again at the next start. */
 const LAST_MODEL_KEY = 'lastModelPath';
@@ -147,7 +148,8 @@ export function createModelsService(deps: ModelsServiceDeps) {
 
   const handlers: HandlersOf<ModelsMethod> = {
     'model.state': async () => engine.state,
-    'model.open': async ({ path }) => {
+    'model.open': async ({ path: typed }) => {
+      const path = userPath(typed, 'The model file');
       library.assertOpenable(path);
       return load(path);
     },
@@ -174,7 +176,7 @@ export function createModelsService(deps: ModelsServiceDeps) {
       if (!download) throw new HomebodyError('DOWNLOAD_NOT_FOUND', `There is no download ${id}.`);
       return download;
     },
-    'models.add': async ({ path }) => library.add(path),
+    'models.add': async ({ path }) => library.add(userPath(path, 'The model file')),
     'models.verify': async ({ id }) => library.verify(id),
     'models.remove': async ({ id }) => library.remove(id),
     'models.activate': async ({ id }) => library.activate(id),
@@ -202,11 +204,15 @@ export function createModelsService(deps: ModelsServiceDeps) {
       });
     },
     /** Loads the given model, else the last one, in the background. */
-    loadAtStart(modelPath: string | undefined): void {
+    /** Opens the given model, else the last one used; answers its load, or undefined when there is none to open. */
+    loadAtStart(modelPath: string | undefined): Promise<unknown> | undefined {
       const last = store.settings.get(LAST_MODEL_KEY);
       // A last model that has since moved is still tried, so the user is told where it was expected.
       const initial = modelPath ?? (typeof last === 'string' ? last : undefined);
-      if (initial) void engine.load(initial);
+      if (!initial) return undefined;
+      const loading = engine.load(initial);
+      loading.catch(() => {}); // a failure is the engine's state, shown where the model is
+      return loading;
     },
     /** Before "Delete all my data" with the models: downloads stop, and a model whose file goes is closed. */
     async stopForWipe(includeModels: boolean): Promise<void> {

@@ -33,6 +33,8 @@ export interface ToolsServiceDeps {
   readonly dataDir: string;
   /** Who decides calls through this Host, as the audit log records them. */
   readonly caller: Caller;
+  /** The tasks of calls just decided in the queue go on (the chat service); answers the replies that will. */
+  readonly continueTasks?: (calls: readonly ToolCall[]) => Array<{ taskId: string; messageId: string }>;
 }
 
 /** A proposal's or a decision's result as the contract answers it (the call itself travels beside it). */
@@ -77,16 +79,29 @@ export function createToolsService(deps: ToolsServiceDeps) {
     evalGateOpen: (tool) => deps.evaluation.gateOpen(tool),
     dataDir: deps.dataDir,
   });
-  /** Decides each call in turn: the calls as they are now and, in the same order, what became of them. */
-  const decideEach = async (ids: readonly string[], decide: (id: string) => Promise<ProposalResult>) => {
+  /**
+   * Decides each call in turn: the calls as they are now and, in the same order, what became of them; then, unless
+   * `continueTasks` is false, the tasks of the calls this request decided go on (one already decided continues
+   * nothing).
+   */
+  const decideEach = async (
+    ids: readonly string[],
+    continueTasks: boolean | undefined,
+    decide: (id: string) => Promise<ProposalResult>,
+  ) => {
     const calls: ToolCall[] = [];
     const outcomes: ToolCallOutcome[] = [];
+    const decidedNow: ToolCall[] = [];
     for (const id of ids) {
+      const waiting = store.toolCalls.get(id)?.state === 'pending';
       const result = await decide(id);
-      calls.push(callOf(result));
+      const call = callOf(result);
+      calls.push(call);
       outcomes.push(outcomeOf(result));
+      if (waiting && call.state !== 'pending') decidedNow.push(call);
     }
-    return { calls, outcomes };
+    const continued = continueTasks === false ? [] : (deps.continueTasks?.(decidedNow) ?? []);
+    return { calls, outcomes, continued };
   };
   const handlers: HandlersOf<ToolsMethod> = {
     'tools.list': async ({ waitForServers }) => {
@@ -112,8 +127,10 @@ export function createToolsService(deps: ToolsServiceDeps) {
       callOf(await actions.answerPrompt(id, answer, reason ?? null)),
     'toolcalls.undo': async ({ id }) => actions.undo(id),
     'approvals.list': async () => ({ calls: actions.queue() }),
-    'approvals.approve': async ({ ids, args }) => decideEach(ids, (id) => actions.approve(id, caller, args)),
-    'approvals.deny': async ({ ids, reason }) => decideEach(ids, (id) => actions.deny(id, caller, reason ?? null)),
+    'approvals.approve': async ({ ids, args, continue: go }) =>
+      decideEach(ids, go, (id) => actions.approve(id, caller, args)),
+    'approvals.deny': async ({ ids, reason, continue: go }) =>
+      decideEach(ids, go, (id) => actions.deny(id, caller, reason ?? null)),
     'policy.folders': async () => ({ folders: actions.folderStates() }),
   };
   return {

@@ -60,6 +60,7 @@ function approvedAnswer(calls: ToolCall[]): ApiResponse<'approvals.approve'> {
   return {
     calls: calls.map((c) => ({ ...c, state: 'done', decision: 'approve', decidedBy: 'user' })),
     outcomes: calls.map(() => ({ status: 'done' })),
+    continued: [],
   };
 }
 
@@ -68,6 +69,7 @@ function deniedAnswer(calls: ToolCall[], reason: string | null = null): ApiRespo
   return {
     calls: calls.map((c) => ({ ...c, state: 'denied', decision: 'deny', decidedBy: 'user', reason })),
     outcomes: calls.map(() => ({ status: 'denied' })),
+    continued: [],
   };
 }
 
@@ -108,6 +110,13 @@ describe('approving one call', () => {
     expect(item('q-mail').getByText('Task: Lunch plans', { exact: false })).toBeTruthy();
     await user.click(item('q-mail').getByRole('button', { name: 'Approve' }));
     expect(host.calls).toEqual([{ method: 'approvals.approve', request: { ids: ['q-mail'] } }]);
+    await waitFor(() => expect(shownIds()).toEqual(['q-note', 'q-stopped']));
+  });
+
+  it('"Approve without continuing" runs the call and tells the Host its task should not go on', async () => {
+    const { host, user } = renderQueue();
+    await user.click(item('q-mail').getByRole('button', { name: 'Approve without continuing' }));
+    expect(host.calls).toEqual([{ method: 'approvals.approve', request: { ids: ['q-mail'], continue: false } }]);
     await waitFor(() => expect(shownIds()).toEqual(['q-note', 'q-stopped']));
   });
 

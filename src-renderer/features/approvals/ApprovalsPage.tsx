@@ -137,6 +137,8 @@ const ApprovalItem = memo(function ApprovalItem({
   };
 
   const approve = () => run(() => approveCalls([call.id]));
+  // The call runs, and its task does not go on: the model is told the outcome with the user's next message.
+  const approveOnly = () => run(() => approveCalls([call.id], undefined, { continueTask: false }));
   const deny = () => run(() => denyCalls([call.id], reason));
   const approveEdited = () => {
     const parsed = parseArgsJson(argsText);
@@ -203,6 +205,16 @@ const ApprovalItem = memo(function ApprovalItem({
                     onClick={() => void approve()}
                   >
                     Approve
+                  </Button>
+                )}
+                {mode === 'idle' && call.taskId !== null && (
+                  <Button
+                    data-testid="approval-approve-only"
+                    disabled={busy}
+                    title="Runs the call; the task goes on only when you write to it again"
+                    onClick={() => void approveOnly()}
+                  >
+                    Approve without continuing
                   </Button>
                 )}
                 <Button variant="danger" data-testid="approval-deny" disabled={busy} onClick={() => void deny()}>
