@@ -120,10 +120,39 @@ describe('ChatRunner', () => {
   it('refuses a second reply while one is running, and a missing task', async () => {
     const { runner } = setup({ waitForAbort: true });
     const sent = runner.send(null, 'first', OPTIONS);
-    expect(() => runner.send(null, 'second', OPTIONS)).toThrowError(expect.objectContaining({ code: 'TASK_BUSY' }));
+    // The refusal names the task that holds the model, and says what frees it.
+    expect(() => runner.send(null, 'second', OPTIONS)).toThrowError(
+      expect.objectContaining({
+        code: 'TASK_BUSY',
+        message:
+          'The task "first" is still being written, and one reply is written at a time. Wait for it to finish, or stop it.',
+      }),
+    );
+    expect(() => runner.send(sent.taskId, 'again', OPTIONS)).toThrowError(/^This task is still being written/);
     await runner.stopAll();
     expect(() => runner.send('nope', 'hi', OPTIONS)).toThrowError(expect.objectContaining({ code: 'TASK_NOT_FOUND' }));
     expect(runner.isRunning(sent.taskId)).toBe(false);
+  });
+
+  it('says so when the reply that holds the model waits for the user at a prompt', () => {
+    const { runner, store } = setup({ waitForAbort: true });
+    const sent = runner.send(null, 'rename the draft', OPTIONS);
+    store.toolCalls.insert({
+      id: 'asking',
+      taskId: sent.taskId,
+      tool: 'move',
+      args: {},
+      description: { title: 'Move', summary: 'draft.txt to final.txt', details: [] },
+      risk: 'write',
+      gate: 'prompt',
+      state: 'pending',
+      taint: [],
+      now: 1,
+    });
+    expect(() => runner.send(null, 'what time is it?', OPTIONS)).toThrowError(
+      'The task "rename the draft" is waiting for you to answer a prompt, and one reply is written at a time. Answer it (or stop that reply) first.',
+    );
+    return runner.stopAll();
   });
 
   it('refuses to send without a ready model', () => {

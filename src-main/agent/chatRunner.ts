@@ -221,12 +221,7 @@ export class ChatRunner {
     if (state.status !== 'ready') throw new HomebodyError('NO_MODEL', 'No model is loaded. Open a GGUF model first.');
     // A message the model cannot take is refused here, before a task or a message is saved.
     engine.checkMessage?.(text);
-    if (this.running.size > 0) {
-      throw new HomebodyError(
-        'TASK_BUSY',
-        'Homebody is still writing another reply. Stop it or wait for it to finish.',
-      );
-    }
+    if (this.running.size > 0) throw this.busy(taskId);
 
     this.writeUnrecorded();
     const now = this.now();
@@ -350,6 +345,25 @@ export class ChatRunner {
     });
     this.running.set(taskId, { controller, done });
     return { taskId, assistantMessageId: reply.id, done };
+  }
+
+  /**
+   * Why a message cannot be sent now, naming the task whose reply holds the model: one waiting for the user's
+   * answer at a prompt says so (answering or stopping it frees the model), one being written says to wait or stop.
+   */
+  private busy(taskId: string | null): HomebodyError {
+    const [busyId] = [...this.running.keys()];
+    const title = (busyId && this.deps.store.tasks.get(busyId)?.title) || 'another task';
+    const where = busyId === taskId ? 'This task' : `The task "${title}"`;
+    const waiting = busyId
+      ? this.deps.store.toolCalls.listForTask(busyId).some((c) => c.state === 'pending' && c.gate === 'prompt')
+      : false;
+    return new HomebodyError(
+      'TASK_BUSY',
+      waiting
+        ? `${where} is waiting for you to answer a prompt, and one reply is written at a time. Answer it (or stop that reply) first.`
+        : `${where} is still being written, and one reply is written at a time. Wait for it to finish, or stop it.`,
+    );
   }
 
   /** The final message of the task's running reply, or undefined when none runs. */

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_CHARS, type ModelState } from '../../../src-shared/contract/index.js';
 import { ApiCallError } from '../../bridge/apiError.js';
 import { fakeHost } from '../../testing/fakeHost.js';
+import { makeTask } from '../../testing/testFixtures.js';
 import { renderWithStore } from '../../testing/renderWithStore.js';
+import { ChatView } from './ChatView.js';
 import { Composer } from './Composer.js';
 
 const READY: ModelState = {
@@ -59,5 +61,28 @@ describe('an over-long message', () => {
     await waitFor(() => expect(store.getState().chatError?.message).toBe(TOO_LONG_FOR_THE_MODEL));
     expect(host.requestsTo('chat.send')).toHaveLength(1);
     expect(box.value).toBe(text);
+  });
+});
+
+describe('a message refused because another task holds the model', () => {
+  it('keeps the text, says which task, and opens that task in one click', async () => {
+    const busy = makeTask({ id: 'busy', title: 'rename the draft', status: 'running' });
+    const refusal =
+      'The task "rename the draft" is waiting for you to answer a prompt, and one reply is written at a time. Answer it (or stop that reply) first.';
+    const host = fakeHost({
+      'chat.send': () => {
+        throw new ApiCallError('TASK_BUSY', refusal);
+      },
+      'tasks.get': () => ({ task: busy, messages: [], toolCalls: [] }),
+    });
+    const view = renderWithStore(<ChatView readOnly={false} />, host, { modelState: READY, tasks: [busy] });
+    const box = screen.getByTestId<HTMLTextAreaElement>('composer-input');
+    fireEvent.change(box, { target: { value: 'what time is it?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect((await screen.findByRole('alert')).textContent).toContain(refusal);
+    expect(box.value).toBe('what time is it?');
+    await view.user.click(screen.getByTestId('open-busy-task'));
+    await waitFor(() => expect(view.store.getState().openTaskId).toBe('busy'));
+    expect(host.requestsTo('tasks.get')).toEqual([{ taskId: 'busy' }]);
   });
 });
