@@ -96,6 +96,14 @@ describe('homebody CLI', () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/--max-tokens must be a whole number/);
 
+    // Without --model: the model this data folder used last; in a new data folder, a sentence saying what to give.
+    const last = await homebody('run', '--data-dir', dataDir, '--max-tokens', '4', 'Hi again');
+    expect(last.code).toBe(0);
+    expect(last.stderr).toMatch(/\[truncated\] 4 tokens/);
+    const fresh = await homebody('run', '--data-dir', mkdtempSync(join(tmpdir(), 'hb-cli-new-')), 'Hi');
+    expect(fresh.code).toBe(1);
+    expect(fresh.stderr).toMatch(/No model has been used in this data folder yet: give one with --model FILE/);
+
     // A relative path would be read from the folder the command runs in (npm run's is the package's): refused.
     const relative = await homebody('run', '--model', 'models/tiny.gguf', '--data-dir', dataDir, 'Hi');
     expect(relative.code).toBe(2);

@@ -67,8 +67,15 @@ describe('homebody history', () => {
     const list = await runCli(source, 'history', 'list', '--status', 'waiting', '--json');
     expect(JSON.parse(list.stdout)).toMatchObject({ total: 1, entries: [{ id: 'invoice', waitingCalls: 1 }] });
     const show = await runCli(source, 'history', 'show', 'trip');
+    // The task itself, not an export: its title and id first, then its timeline.
+    expect(show.stdout.split('\n')[1]).toMatch(/^trip · \w+ · \d{4}-/);
     expect(show.stdout).toContain('Plan a weekend in Lisbon');
-    expect(show.stdout).toContain('Tool call: read_text call');
+    expect(show.stdout).toMatch(/\[read_text\] read_text call: .* \(\w+\)/);
+    expect(show.stdout).not.toMatch(/^# |Exported|homebody-export/m);
+    // The start of an id is enough when only one task's id begins with it.
+    const byPrefix = await runCli(source, 'history', 'show', 'invo');
+    expect(byPrefix.code, byPrefix.stderr).toBe(0);
+    expect(byPrefix.stdout.split('\n')[1]).toMatch(/^invoice · /);
     const missing = await runCli(source, 'history', 'show', 'nope');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no task nope/);

@@ -7,6 +7,7 @@ import {
   HomebodyError,
   type HistoryEntry,
   type HistoryFilter,
+  type TaskDetail,
 } from '../../src-shared/contract/index.js';
 import { UsageError, dataDirFrom, intOption, parseSubcommand, pathArgument } from './args.js';
 import type { Host } from '../host/hostTypes.js';
@@ -20,6 +21,30 @@ export const HISTORY_USAGE = `homebody history list|search QUERY|show ID|export 
   it exports everything. delete --all deletes the whole history. Deleting is for real.`;
 
 const DAY_MS = 86_400_000;
+
+/**
+ * A task as a person reads it in a terminal: its title, id and status, then its timeline (the messages and the
+ * calls in the order they happened), each call with its state. `history export` is for files; this is for reading.
+ */
+export function taskText({ task, messages, toolCalls }: TaskDetail): string {
+  const lines = [
+    task.title || '(untitled)',
+    `${task.id} · ${task.status} · ${new Date(task.updatedAt).toISOString()}`,
+    '',
+  ];
+  const timeline = [
+    ...messages.map((m) => ({
+      at: m.createdAt,
+      text: `${m.role === 'user' ? 'You' : 'Homebody'}: ${m.text || '(no text)'}${m.state === 'complete' || m.state === 'streaming' ? '' : ` [${m.state}${m.error ? `: ${m.error}` : ''}]`}`,
+    })),
+    ...toolCalls.map((c) => ({
+      at: c.createdAt,
+      text: `  [${c.tool}] ${c.description.title}: ${c.description.summary} (${c.state})`,
+    })),
+  ].sort((a, b) => a.at - b.at);
+  for (const item of timeline) lines.push(item.text);
+  return `${lines.join('\n')}\n`;
+}
 
 /** A date given as YYYY-MM-DD (UTC day) or a full ISO time; `endOfDay` moves a bare date to the next midnight. */
 function dateOption(value: string | undefined, name: string, endOfDay: boolean): number | undefined {
@@ -122,7 +147,7 @@ export async function historyCommand(args: string[]): Promise<number> {
         if (!id) throw new UsageError('history show needs a task ID (see history list)');
         const detail = await host.invoke('tasks.get', { taskId: id });
         if (values.json) printJson(detail);
-        else process.stdout.write((await host.invoke('history.export', { taskIds: [id], format: 'md' })).content);
+        else process.stdout.write(taskText(detail));
         return 0;
       }
       case 'export': {

@@ -60,10 +60,11 @@ export async function policyCommand(args: string[]): Promise<number> {
         if (policy.folders.length === 0) console.log('  (none)');
         for (const f of policy.folders) console.log(`  ${f.path}${f.untrusted ? '  (untrusted content)' : ''}`);
         console.log('Tools:');
+        // The mode in effect for each tool, and whether it is the user's choice or the default for its risk.
         for (const t of await host.invoke('tools.list', {})) {
-          const explicit = policy.tools[t.name];
-          const offered = modeFor(policy, t.name, t.risk) !== 'off';
-          console.log(`  ${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${explicit ?? (offered ? 'default' : 'off')}`);
+          const mode = modeFor(policy, t.name, t.risk, t.alwaysAsk === true);
+          const why = policy.tools[t.name] === undefined ? '  (default)' : '';
+          console.log(`  ${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${mode}${why}`);
         }
         const starting = wait && stillStartingSentence(wait, waitSeconds);
         if (starting) console.error(`homebody: ${starting} They are not listed here.`);

@@ -42,7 +42,8 @@ describe('homebody policy with MCP servers enabled', () => {
     const shown = await runCli(dataDir, 'policy', 'show');
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/mcp_scripted_shred\s+irreversible\s+off/);
-    expect(shown.stdout).toMatch(/mcp_scripted_greet\s+write\s+default/);
+    // The mode in effect, the default for a write: ask.
+    expect(shown.stdout).toMatch(/mcp_scripted_greet\s+write\s+ask  \(default\)/);
 
     const file = join(dir, 'policy.json');
     const exported = JSON.parse((await runCli(dataDir, 'policy', 'export', '--wait', '0')).stdout) as {

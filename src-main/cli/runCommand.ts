@@ -9,8 +9,9 @@ import { answerNote, runJson, statsLine } from './runOutput.js';
 
 export type { RunJson } from './runOutput.js';
 
-export const RUN_USAGE = `homebody run --model FILE [--data-dir DIR] [--max-tokens N] [--temperature T] [--thinking auto|on|off] [--task ID] [--json] "prompt"
-  Loads the model, answers the prompt (streamed to stdout) and saves the task in the data folder.
+export const RUN_USAGE = `homebody run [--model FILE] [--data-dir DIR] [--max-tokens N] [--temperature T] [--thinking auto|on|off] [--task ID] [--json] "prompt"
+  Loads the model (without --model, the one the data folder used last), answers the prompt (streamed to stdout)
+  and saves the task in the data folder.
   --json prints one object: {"taskId","messages":[{"role","text"}],"stats":{...},"state"}, with "reasoning" (the
   reply's thought) and "reasoningTokens" when the model thought.
   --thinking: for this run, whatever the model's setting: auto follows its chat template. Default: its setting.
@@ -30,7 +31,6 @@ export async function runCommand(args: string[]): Promise<number> {
       },
     }),
   );
-  if (!values.model) throw new UsageError('--model FILE is required');
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new UsageError('a prompt is required, e.g. homebody run --model m.gguf "Hello"');
   const json = values.json;
@@ -62,7 +62,10 @@ export async function runCommand(args: string[]): Promise<number> {
   });
   try {
     await printNotices(host);
-    const state = await host.invoke('model.open', { path: pathArgument(values.model, '--model') });
+    // Without --model, the model this data folder used last, as the app and `serve` open it at start.
+    const state = values.model
+      ? await host.invoke('model.open', { path: pathArgument(values.model, '--model') })
+      : await host.invoke('model.openLast', {});
     offProgress();
     if (process.stderr.isTTY && reported >= 0) process.stderr.write('\n');
     if (state.status !== 'ready') {

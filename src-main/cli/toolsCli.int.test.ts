@@ -59,6 +59,10 @@ describe('homebody tools, approvals and policy', () => {
     expect(await call(dataDir, 'list_folder', { path: reports })).toMatchObject({
       status: 'needs-permission',
       code: 1,
+      // It says how to allow it.
+      error: expect.stringMatching(
+        /no one can be asked here\. To let it run without asking: homebody policy set list_folder auto$/,
+      ),
     });
     expect((await homebody(dataDir, 'policy', 'set', 'read_text', 'auto')).code).toBe(0);
     expect((await homebody(dataDir, 'policy', 'set', 'list_folder', 'auto')).code).toBe(0);
@@ -127,7 +131,8 @@ describe('homebody tools, approvals and policy', () => {
       const out = await homebody(dataDir, 'tools', 'call', 'delete_permanently', args, '--task', taskId, '--json');
       return (JSON.parse(out.stdout) as ToolCallJson).approvalId!;
     };
-    const approved = await homebody(dataDir, 'approvals', 'approve', await queue('one.log'), '--json');
+    // The start of the call's id is enough, as copied from `approvals list`.
+    const approved = await homebody(dataDir, 'approvals', 'approve', (await queue('one.log')).slice(0, 8), '--json');
     expect(approved.code).toBe(0);
     const decided = JSON.parse(approved.stdout) as { status: string; continued: Array<Record<string, unknown>> };
     expect(decided.status).toBe('done');

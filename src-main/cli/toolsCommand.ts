@@ -17,6 +17,18 @@ export interface ToolCallJson {
   approvalId?: string;
 }
 
+/**
+ * The command that lets a tool run here without a prompt, where one can: a tool that always asks, or a call that
+ * asks because its task read untrusted content, is asked in the app (or `homebody serve`) instead.
+ */
+function allowItBy(call: ToolCall | null): string {
+  const kind = call?.basis?.kind;
+  if (!call || kind === 'always-asks' || kind === 'untrusted-content') {
+    return 'Run it from the app (or homebody serve), where you are asked.';
+  }
+  return `To let it run without asking: homebody policy set ${call.tool} auto`;
+}
+
 /** A call's outcome as the contract answers it (tools.call, approvals.approve and .deny), for the terminal. */
 export function toCallJson(outcome: ToolCallOutcome, call: ToolCall | null): ToolCallJson {
   const error = outcome.error ?? '';
@@ -30,7 +42,7 @@ export function toCallJson(outcome: ToolCallOutcome, call: ToolCall | null): Too
         status: 'needs-permission',
         error: `${call?.description.title ?? 'The call'} needs permission, because of ${
           call?.basis ? basisSentence(call.basis) : 'the policy'
-        }; no one can be asked here.`,
+        }; no one can be asked here. ${allowItBy(call)}`,
       };
     case 'denied':
       return { status: 'denied', error };
@@ -62,7 +74,8 @@ export async function toolsCommand(args: string[]): Promise<number> {
       const tools = await host.invoke('tools.list', { waitForServers: true });
       if (values.json) printJson(tools);
       else
-        for (const t of tools) console.log(`${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${t.description.split('\n')[0]}`);
+        // People read the title here, as in Settings; --json has the description the model is given too.
+        for (const t of tools) console.log(`${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${t.title}`);
       return 0;
     });
   }

@@ -26,6 +26,7 @@ export const VALID_REQUESTS: { readonly [M in ApiMethod]: ApiRequest<M> } = {
   'app.info': {},
   'model.state': {},
   'model.open': { path: '/models/tiny.gguf' },
+  'model.openLast': {},
   'model.catalog': {},
   'model.chooseFile': {},
   'chat.send': { taskId: null, text: 'hello' },

@@ -1,7 +1,8 @@
 /**
  * Tests only: `homebody serve` whose generated model plays a script (src-main/testing/scriptedEngine.ts), for the
  * end-to-end specs. `node build/tsc/src-main/testing/scriptedServe.js --script FILE [serve options]`, where FILE is
- * `{"prompt": [{"name", "params"}]}`. Everything else is the real browser mode, compiled as users get it.
+ * `{"prompt": [{"name": TOOL, "params": "ARGUMENTS AS JSON TEXT"}]}` (README.md, Tests, gives the rules: `*` in a
+ * prompt). Everything else is the real browser mode, compiled as users get it.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';

@@ -60,6 +60,8 @@ export const apiSchemas = {
   'model.state': { request: Empty, response: ModelStateSchema },
   /** Loads a GGUF file, replacing the current model; resolves with the final state (ready or error). */
   'model.open': { request: z.object({ path: z.string().min(1).max(4096) }).strict(), response: ModelStateSchema },
+  /** Opens the model this data folder used last (what the app opens at start); NO_MODEL when it used none yet. */
+  'model.openLast': { request: Empty, response: ModelStateSchema },
   'model.catalog': { request: Empty, response: z.array(CatalogEntrySchema) },
   /** The desktop shell's native file dialog; browser mode answers with an error and the UI shows a path field. */
   'model.chooseFile': { request: Empty, response: z.object({ path: z.string().nullable() }) },

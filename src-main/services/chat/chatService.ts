@@ -23,6 +23,9 @@ export interface ChatServiceDeps {
   readonly reply?: Partial<ReplyOptions>;
 }
 
+/** The shortest start of an id that names a task (`homebody history show 3f2a`). */
+const ID_PREFIX_MIN = 4;
+
 /** How long after a change the next task's tools are evaluated: a burst of changes gives one evaluation. */
 const PREPARE_DELAY_MS = 300;
 /** Requests that may change the tools a new task is offered. */
@@ -41,11 +44,20 @@ export function createChatService(deps: ChatServiceDeps) {
     },
     'chat.stop': async ({ taskId }) => ({ stopped: await runner.stop(taskId) }),
     'tasks.list': async ({ limit }) => ({ tasks: store.tasks.list(limit ?? 200) }),
-    'tasks.get': async ({ taskId }) => {
-      const task = store.tasks.get(taskId);
-      if (!task) throw new HomebodyError('TASK_NOT_FOUND', `There is no task ${taskId}; it may have been deleted.`);
-      return { task, messages: store.messages.listForTask(taskId), toolCalls: store.toolCalls.listForTask(taskId) };
+    'tasks.get': async ({ taskId: given }) => {
+      const task = store.tasks.get(given) ?? taskByPrefix(given);
+      if (!task) throw new HomebodyError('TASK_NOT_FOUND', `There is no task ${given}; it may have been deleted.`);
+      return { task, messages: store.messages.listForTask(task.id), toolCalls: store.toolCalls.listForTask(task.id) };
     },
+  };
+  /** A task named by the start of its id, as a person copies it from a list (at least 4 characters, one task). */
+  const taskByPrefix = (prefix: string) => {
+    if (prefix.length < ID_PREFIX_MIN) return undefined;
+    const ids = store.tasks.idsStartingWith(prefix);
+    if (ids.length > 1) {
+      throw new HomebodyError('INVALID_REQUEST', `More than one task's id begins with ${prefix}: give more of it.`);
+    }
+    return ids[0] === undefined ? undefined : store.tasks.get(ids[0]);
   };
   const stopAll = (): Promise<void> => runner.stopAll();
   /** A model to go on with: the one open, the one loading, else the last one used (opened now). */

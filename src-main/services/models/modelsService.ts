@@ -28,6 +28,7 @@ const BENCH_KEY = 'doctorBench';
 type ModelsMethod =
   | 'model.state'
   | 'model.open'
+  | 'model.openLast'
   | 'model.catalog'
   | 'model.chooseFile'
   | 'model.settings'
@@ -152,6 +153,16 @@ export function createModelsService(deps: ModelsServiceDeps) {
       const path = userPath(typed, 'The model file');
       library.assertOpenable(path);
       return load(path);
+    },
+    'model.openLast': async () => {
+      const last = store.settings.get(LAST_MODEL_KEY);
+      if (typeof last !== 'string') {
+        throw new HomebodyError(
+          'NO_MODEL',
+          'No model has been used in this data folder yet: give one with --model FILE.',
+        );
+      }
+      return load(last);
     },
     'model.catalog': async () => catalog,
     'model.chooseFile': async () => {

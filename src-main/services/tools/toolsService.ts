@@ -79,6 +79,18 @@ export function createToolsService(deps: ToolsServiceDeps) {
     evalGateOpen: (tool) => deps.evaluation.gateOpen(tool),
     dataDir: deps.dataDir,
   });
+  /** A call's id, or the start of the id of one call in the queue (at least 4 characters), as copied from a list. */
+  const queuedId = (given: string): string => {
+    if (store.toolCalls.get(given) || given.length < 4) return given;
+    const matching = actions.queue().filter((call) => call.id.startsWith(given));
+    if (matching.length > 1) {
+      throw new HomebodyError(
+        'INVALID_REQUEST',
+        `More than one queued call's id begins with ${given}: give more of it.`,
+      );
+    }
+    return matching[0]?.id ?? given;
+  };
   /**
    * Decides each call in turn: the calls as they are now and, in the same order, what became of them; then, unless
    * `continueTasks` is false, the tasks of the calls this request decided go on (one already decided continues
@@ -92,7 +104,8 @@ export function createToolsService(deps: ToolsServiceDeps) {
     const calls: ToolCall[] = [];
     const outcomes: ToolCallOutcome[] = [];
     const decidedNow: ToolCall[] = [];
-    for (const id of ids) {
+    for (const given of ids) {
+      const id = queuedId(given);
       const waiting = store.toolCalls.get(id)?.state === 'pending';
       const result = await decide(id);
       const call = callOf(result);

@@ -32,6 +32,10 @@ export function createTasksRepo(db: Db) {
   const byId = db.prepare<[string], TaskRow>(`${SELECT} WHERE t.id = ?`);
   const newest = db.prepare<[number], TaskRow>(`${SELECT} ORDER BY t.updated_at DESC, t.id LIMIT ?`);
   const running = db.prepare<[], { id: string }>(`SELECT id FROM tasks WHERE status = 'running'`);
+  // A range on the primary key, not LIKE: an id holds no wildcard, and the index answers it.
+  const startingWith = db.prepare<[string, string], { id: string }>(
+    `SELECT id FROM tasks WHERE id >= ? AND id < ? ORDER BY id LIMIT 2`,
+  );
 
   return {
     create(task: { id: string; title: string; now: number }): void {
@@ -43,6 +47,10 @@ export function createTasksRepo(db: Db) {
     get(id: string): TaskSummary | undefined {
       const row = byId.get(id);
       return row ? toTask(row) : undefined;
+    },
+    /** The ids that begin with `prefix`, at most two (enough to tell a unique prefix from an ambiguous one). */
+    idsStartingWith(prefix: string): string[] {
+      return startingWith.all(prefix, `${prefix}\uffff`).map((row) => row.id);
     },
     /** Newest first: the order of the sidebar. */
     list(limit: number): TaskSummary[] {
