@@ -14,6 +14,13 @@ export const SERVE_USAGE = `homebody serve [--model FILE] [--data-dir DIR] [--po
   Browser mode: serves Homebody on 127.0.0.1 only and prints the address to open (it carries a
   per-launch access token). Without --model, the last model opened is loaded again, if any.`;
 
+/** The command the user typed to start browser mode, as npm tells it (`npm start` runs `serve` itself). */
+export function startedBy(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.npm_lifecycle_event === 'start') return 'npm start';
+  if (env.npm_lifecycle_event === 'homebody') return 'npm run homebody -- serve';
+  return 'homebody serve';
+}
+
 export function serveCommand(args: string[]): Promise<number> {
   return serve(args);
 }
@@ -66,6 +73,7 @@ export async function serve(args: string[], extra: Partial<CreateHostOptions> = 
       rendererDir: renderer,
       port,
       onPagesChanged: (count) => device.setConnectedPages(count),
+      command: startedBy(),
     });
   } catch (error) {
     await host.dispose();

@@ -76,6 +76,27 @@ describe('browser mode server', () => {
     }
   });
 
+  it('names the command that started it in every page, so one opened without the token says where to look', async () => {
+    for (const path of ['/', `/?token=${server.token}`]) {
+      expect((await requestServer(server.port, path)).body).toContain(
+        '<meta name="homebody-command" content="homebody serve">',
+      );
+    }
+    const started = await startBrowserServer({
+      host: fake.host,
+      rendererDir: renderer,
+      port: 0,
+      command: 'npm start "<x>"',
+    });
+    try {
+      expect((await requestServer(started.port, '/')).body).toContain(
+        '<meta name="homebody-command" content="npm start &quot;&lt;x&gt;&quot;">',
+      );
+    } finally {
+      await started.close();
+    }
+  });
+
   it('serves the bundle without the token: a script tag cannot send one, and it holds no secret', async () => {
     const asset = await requestServer(server.port, '/assets/app.js');
     expect(asset).toMatchObject({ status: 200, body: 'console.log(1)' });

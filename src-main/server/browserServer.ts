@@ -17,6 +17,8 @@ export interface BrowserServerOptions {
   readonly port?: number;
   /** Fixed token for tests; a random one per launch otherwise. */
   readonly token?: string;
+  /** The command that started this server, as the user typed it ("npm start"): a page without the token names it. */
+  readonly command?: string;
   /** How many pages listen to the Host's events, each time that changes (the device bridge asks them). */
   readonly onPagesChanged?: (count: number) => void;
 }
@@ -30,6 +32,9 @@ export interface BrowserServer {
 }
 
 export const TOKEN_META_PLACEHOLDER = '<meta name="homebody-token" content="">';
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]!);
 
 function contentSecurityPolicy(port: number): string {
   return [
@@ -157,9 +162,12 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     if (url.pathname === '/' || url.pathname === '/index.html') {
       res.setHeader('content-security-policy', contentSecurityPolicy(port));
       // Only the printed address writes the token into the page; any other visit gets the page without it.
-      const html = tokenMatches(tokens.query, token)
-        ? indexHtml.replace(TOKEN_META_PLACEHOLDER, `<meta name="homebody-token" content="${token}">`)
-        : indexHtml;
+      // The command is no secret: a page opened without the token uses it to say which terminal has the address.
+      const command = `<meta name="homebody-command" content="${escapeHtml(options.command ?? 'homebody serve')}">`;
+      const tokenMeta = tokenMatches(tokens.query, token)
+        ? `<meta name="homebody-token" content="${token}">`
+        : TOKEN_META_PLACEHOLDER;
+      const html = indexHtml.replace(TOKEN_META_PLACEHOLDER, `${tokenMeta}${command}`);
       return send(res, 200, html, 'text/html; charset=utf-8');
     }
     const file = await resolveRendererFile(rendererRoot, url.pathname);

@@ -21,7 +21,10 @@ const showTokenNotice = (problem: TokenProblem) => {
   disconnect?.();
   root.render(
     <StrictMode>
-      <AccessTokenNotice problem={problem} />
+      <AccessTokenNotice
+        problem={problem}
+        command={document.querySelector('meta[name="homebody-command"]')?.getAttribute('content') || null}
+      />
     </StrictMode>,
   );
 };
