@@ -114,7 +114,7 @@ test('an imported MCP server, once enabled, lends its tools to a task, asked lik
   const echo = server.locator('[data-testid="mcp-tool"][data-tool="mcp_everything_echo"]');
   await expect(echo).toContainText('Echoes back the input string');
   // Its annotations are the server's claims: until trusted, "read-only" echo changes things and asks every time.
-  await expect(echo.locator('.risk-badge')).toHaveText('Changes files');
+  await expect(echo.locator('.risk-badge')).toHaveText('Changes things');
   await expect(echo.getByTestId('mcp-tool-note')).toHaveText(['claims read-only', 'asks every time']);
   await expect(server.getByTestId('mcp-trust-annotations')).not.toBeChecked();
   await server.getByTestId('mcp-trust-annotations').check();
@@ -235,7 +235,7 @@ test('a server added in Settings whose tool changes is held with both definition
   await risk.selectOption('irreversible');
   await expect(greet.locator('.risk-badge')).toHaveText('Cannot be undone');
   await risk.selectOption('');
-  await expect(greet.locator('.risk-badge')).toHaveText('Changes files');
+  await expect(greet.locator('.risk-badge')).toHaveText('Changes things');
   await expect(greet.getByTestId('mcp-tool-note')).toHaveText(['claims read-only', 'asks every time']);
   await server.getByTestId('mcp-trust-annotations').check();
   await expect(greet.locator('.risk-badge')).toHaveText('Reads');

@@ -43,7 +43,7 @@ describe('homebody policy with MCP servers enabled', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/mcp_scripted_shred\s+irreversible\s+off/);
     // The mode in effect, the default for a write: ask.
-    expect(shown.stdout).toMatch(/mcp_scripted_greet\s+write\s+ask  \(default\)/);
+    expect(shown.stdout).toMatch(/mcp_scripted_greet\s+write\s+ask {2}\(default\)/);
 
     const file = join(dir, 'policy.json');
     const exported = JSON.parse((await runCli(dataDir, 'policy', 'export', '--wait', '0')).stdout) as {

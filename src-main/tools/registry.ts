@@ -92,6 +92,10 @@ export class ToolRegistry {
       risk: t.risk,
       parameters: t.parameters,
       ...(t.alwaysAsk ? { alwaysAsk: true } : {}),
+      // Built-in and MCP tools have words for people; any other (a test's) shows its name and description.
+      title: t.forPeople?.title ?? t.name,
+      text: t.forPeople?.text ?? t.description,
+      touches: t.touches ?? null,
     }));
   }
 }

@@ -5,6 +5,7 @@ import type {
   PathRole,
   ProvenanceDeclaration,
   SmtpSettings,
+  ToolTouches,
   UntrustedOutputDeclaration,
 } from '../../src-shared/contract/index.js';
 
@@ -134,11 +135,30 @@ export interface ToolOutcome {
   readonly untrustedSource?: string;
 }
 
+/**
+ * What people read about a tool (Settings, `homebody tools list`), apart from the description written for the model:
+ * what it does for them, in their words, with no instructions, JSON or argument names.
+ */
+export interface ToolForPeople {
+  /** A short name, e.g. "Copy to the clipboard". */
+  readonly title: string;
+  /** One sentence, e.g. "Puts text on the clipboard, for you to paste elsewhere." */
+  readonly text: string;
+}
+
 export interface ToolDefinition<Args = Record<string, unknown>> {
   readonly name: string;
+  /** What the model is told: how to use the tool, for a small model. People read `forPeople`. */
   readonly description: string;
   readonly parameters: JsonSchema;
   readonly risk: Risk;
+  /** Its words for people; without them (a test's tool) people see its name and description. */
+  readonly forPeople?: ToolForPeople;
+  /**
+   * What it acts on, so its badge says what it changes ("Changes your calendar", "Uses your device") and not only
+   * its risk; absent where that is not known (a tool of an MCP server).
+   */
+  readonly touches?: ToolTouches;
   /**
    * Asked every time, whatever the policy or an earlier "allow for this task" says (e.g. opening a file or an
    * address: the user sees the exact target each time).
@@ -167,6 +187,12 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   describe(args: Args): ToolDescription;
   run(args: Args, context: ToolContext): Promise<ToolOutcome>;
 }
+
+/** A built-in tool: it always has its words for people and says what it touches. */
+export type BuiltinToolDefinition<Args = Record<string, unknown>> = ToolDefinition<Args> & {
+  readonly forPeople: ToolForPeople;
+  readonly touches: ToolTouches;
+};
 
 /** A refusal or failure a tool reports to the model as a clear sentence (not a crash). */
 export class ToolError extends Error {

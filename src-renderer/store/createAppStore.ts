@@ -44,6 +44,10 @@ export function createAppStore(deps: StoreDeps, page: PageDevice = browserPageDe
     async init() {
       const { api } = deps;
       const approvals = get().loadApprovals();
+      // The tools, for what each call card's badge says a call touches; Settings loads them again with the policy.
+      void api['tools.list']({})
+        .then((tools) => set({ tools }))
+        .catch(() => undefined);
       const [info, modelState, catalog, taskList] = await Promise.allSettled([
         api['app.info']({}),
         api['model.state']({}),

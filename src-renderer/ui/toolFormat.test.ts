@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { ToolTouchesSchema } from '../../src-shared/contract/index.js';
 import { makeToolCall } from '../testing/testFixtures.js';
 import {
   decidedByLabel,
   isPrompt,
   parseArgsJson,
+  riskLabel,
   summarizeResult,
   taintWarning,
+  toolBadge,
   toolCallStateLabel,
 } from './toolFormat.js';
 import { policyModeFor } from '../features/settings/policyView.js';
@@ -21,6 +24,41 @@ describe('toolCallStateLabel', () => {
     expect(toolCallStateLabel(makeToolCall({ state: 'denied' }))).toBe('Denied');
     expect(toolCallStateLabel(makeToolCall({ state: 'interrupted' }))).toBe('Interrupted');
     expect(toolCallStateLabel(makeToolCall({ state: 'expired' }))).toBe('Expired');
+  });
+});
+
+describe('toolBadge', () => {
+  it('says what a tool touches, not only its risk', () => {
+    expect(toolBadge('write', 'files')).toBe('Changes files');
+    expect(toolBadge('write', 'calendar')).toBe('Changes your calendar');
+    expect(toolBadge('write', 'reminders')).toBe('Changes your reminders');
+    // The clipboard, opening an address, a notification: no file changes.
+    expect(toolBadge('write', 'device')).toBe('Uses your device');
+    expect(toolBadge('read', 'files')).toBe('Reads files');
+    expect(toolBadge('read', 'calendar')).toBe('Reads your calendar');
+    expect(toolBadge('read', 'web')).toBe('Reads the web');
+    expect(toolBadge('read', 'nothing')).toBe('Touches nothing');
+  });
+
+  it('says "Cannot be undone" for an irreversible tool, whatever it touches', () => {
+    expect(toolBadge('irreversible', 'mail')).toBe('Cannot be undone');
+    expect(toolBadge('irreversible', 'files')).toBe('Cannot be undone');
+  });
+
+  it('falls back to the risk alone where what a tool touches is not known (an MCP tool)', () => {
+    expect(toolBadge('write', null)).toBe('Changes things');
+    expect(toolBadge('read', null)).toBe('Reads');
+    expect(toolBadge('irreversible', null)).toBe('Cannot be undone');
+    expect(riskLabel('write')).toBe('Changes things');
+  });
+
+  it('says "Changes files" only of what touches files', () => {
+    for (const touches of ToolTouchesSchema.options) {
+      for (const risk of ['read', 'write'] as const) {
+        const badge = toolBadge(risk, touches);
+        if (touches !== 'files') expect(badge, `${risk} ${touches}`).not.toMatch(/files/);
+      }
+    }
   });
 });
 

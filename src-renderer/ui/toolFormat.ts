@@ -1,4 +1,4 @@
-import type { Decision, Risk, ToolCall } from '../../src-shared/contract/index.js';
+import type { Decision, Risk, ToolCall, ToolTouches } from '../../src-shared/contract/index.js';
 
 /** What the user reads as a call's state. */
 export function toolCallStateLabel(call: Pick<ToolCall, 'state' | 'gate' | 'error'>): string {
@@ -26,17 +26,56 @@ export function toolCallStateLabel(call: Pick<ToolCall, 'state' | 'gate' | 'erro
   }
 }
 
+/**
+ * A risk in words, where what the tool acts on is not known (a tool of an MCP server, a recorded call): a write
+ * "Changes things", since many writes change no file (the clipboard, a notification).
+ */
 export function riskLabel(risk: Risk): string {
   switch (risk) {
     case 'read':
       return 'Reads';
     case 'write':
-      return 'Changes files';
+      return 'Changes things';
     case 'irreversible':
       return 'Cannot be undone';
     default:
       return risk satisfies never;
   }
+}
+
+const READS: Record<ToolTouches, string> = {
+  files: 'Reads files',
+  calendar: 'Reads your calendar',
+  contacts: 'Reads your contacts',
+  notes: 'Reads your notes',
+  mail: 'Reads your mail',
+  reminders: 'Reads your reminders',
+  device: 'Reads your device',
+  web: 'Reads the web',
+  nothing: 'Touches nothing',
+};
+
+const CHANGES: Record<ToolTouches, string> = {
+  files: 'Changes files',
+  calendar: 'Changes your calendar',
+  contacts: 'Changes your contacts',
+  notes: 'Changes your notes',
+  mail: 'Changes your mail',
+  reminders: 'Changes your reminders',
+  device: 'Uses your device',
+  web: 'Changes things on the web',
+  // A write that touches nothing is a contradiction; it still changes something.
+  nothing: 'Changes things',
+};
+
+/**
+ * A tool's badge, from its risk and what it acts on: "Reads your calendar", "Changes files", "Uses your device".
+ * An irreversible tool says "Cannot be undone" whatever it acts on, since that is what to know first; where what it
+ * acts on is not known (null), the risk alone.
+ */
+export function toolBadge(risk: Risk, touches: ToolTouches | null): string {
+  if (touches === null || risk === 'irreversible') return riskLabel(risk);
+  return risk === 'read' ? READS[touches] : CHANGES[touches];
 }
 
 function decisionWords(decision: Decision): string {

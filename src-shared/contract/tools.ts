@@ -149,12 +149,37 @@ export const AuditEventSchema = z.object({
 });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
 
+/**
+ * What a tool acts on, so that its badge can say "Changes your calendar" rather than only its risk class: `device`
+ * is what only the app shell does (the clipboard, opening an address or a file, a notification, the computer's
+ * state); `nothing` is a tool that only works something out (a calculation, a date).
+ */
+export const ToolTouchesSchema = z.enum([
+  'files',
+  'calendar',
+  'contacts',
+  'notes',
+  'mail',
+  'reminders',
+  'device',
+  'web',
+  'nothing',
+]);
+export type ToolTouches = z.infer<typeof ToolTouchesSchema>;
+
 export const ToolInfoSchema = z.object({
   name: z.string(),
+  /** What the model is told: its instructions, not words for people. */
   description: z.string(),
   risk: RiskSchema,
   parameters: z.record(z.string(), z.unknown()),
   /** Asked every time (e.g. device_open): its mode can be ask, queue or off, never auto. */
   alwaysAsk: z.boolean().optional(),
+  /** Its name for people, e.g. "Copy to the clipboard". */
+  title: z.string(),
+  /** One sentence for people: what it does for them. */
+  text: z.string(),
+  /** What it acts on; null where that is not known (a tool of an MCP server). */
+  touches: ToolTouchesSchema.nullable(),
 });
 export type ToolInfo = z.infer<typeof ToolInfoSchema>;

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../toolTypes.js';
+import type { BuiltinToolDefinition } from '../toolTypes.js';
 import { FILE_TOOLS } from './files/index.js';
 import { CALENDAR_TOOLS } from './calendar/index.js';
 import { CONTACT_TOOLS } from './contacts/index.js';
@@ -13,7 +13,7 @@ import { MAIL_TOOLS } from './mail/index.js';
  * Every built-in tool pack, in the order the model is offered them. A pack is a folder under builtin/ with an
  * index.ts exporting its tools; add it here with one line. The tool worker runs exactly these.
  */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
+export const BUILTIN_TOOLS: readonly BuiltinToolDefinition[] = [
   ...FILE_TOOLS,
   ...CALENDAR_TOOLS,
   ...CONTACT_TOOLS,

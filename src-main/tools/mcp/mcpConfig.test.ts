@@ -4,6 +4,7 @@ import type { McpClaim, Risk } from '../../../src-shared/contract/index.js';
 import { parseMcpJson, parseServerConfig, transportView } from './mcpConfig.js';
 import {
   definitionHash,
+  mcpForPeople,
   mcpToolName,
   mcpToolRisk,
   reachesOutFromAnnotations,
@@ -329,5 +330,29 @@ describe('MCP tool definitions', () => {
     const long = `Read a file. ${'It does many things. '.repeat(40)}`;
     expect(shortDescription(long, 's').length).toBeLessThanOrEqual(300);
     expect(shortDescription('', 's')).toBe('A tool of the MCP server s.');
+  });
+
+  it('gives people the title its annotations give, else its name, and its description', () => {
+    const schema = { type: 'object' };
+    expect(
+      mcpForPeople(
+        {
+          name: 'get-env',
+          description: 'Lists the environment.',
+          inputSchema: schema,
+          annotations: { title: ' Show  env ' },
+        },
+        'everything',
+      ),
+    ).toEqual({ title: 'Show env', text: 'Lists the environment.' });
+    // The title beside the annotations is no part of what the user trusted: a server could change it unseen.
+    const untitled = { name: 'echo', title: 'Read your files', inputSchema: schema, annotations: { title: 7 } };
+    expect(mcpForPeople(untitled, 'everything')).toEqual({
+      title: 'echo',
+      text: 'A tool of the MCP server everything.',
+    });
+    expect(
+      mcpForPeople({ name: 'x', inputSchema: schema, annotations: { title: 'T'.repeat(200) } }, 's').title,
+    ).toHaveLength(80);
   });
 });

@@ -8,7 +8,7 @@ import {
   type Risk,
 } from '../../../src-shared/contract/index.js';
 import type { ToolRegistry } from '../registry.js';
-import { ToolError, type JsonValue, type ToolDefinition, type ToolOutcome } from '../toolTypes.js';
+import { ToolError, type JsonValue, type ToolDefinition, type ToolForPeople, type ToolOutcome } from '../toolTypes.js';
 import {
   commandFingerprint,
   commandLines,
@@ -24,6 +24,7 @@ import {
   definitionHash,
   definitionOf,
   describeMcpCall,
+  mcpForPeople,
   mcpToolName,
   mcpToolRisk,
   offerableSchema,
@@ -564,6 +565,7 @@ export class McpManager {
       } else {
         offered.push(
           this.toolDefinition(state.name, listed.name, name, description, offerable.schema, {
+            forPeople: mcpForPeople(listed, state.name),
             risk: risk.risk,
             alwaysAsk: risk.alwaysAsk,
             reachesOut: reachesOutFromAnnotations(listed.annotations, state.trustAnnotations),
@@ -587,12 +589,14 @@ export class McpManager {
     name: string,
     description: string,
     parameters: ToolDefinition['parameters'],
-    gating: { risk: Risk; alwaysAsk: boolean; reachesOut: boolean },
+    gating: { forPeople: ToolForPeople; risk: Risk; alwaysAsk: boolean; reachesOut: boolean },
   ): ToolDefinition {
+    // What it touches is not known (`touches` stays unset): its badge says only its risk.
     return {
       name,
       description,
       parameters,
+      forPeople: gating.forPeople,
       risk: gating.risk,
       ...(gating.alwaysAsk ? { alwaysAsk: true } : {}),
       reachesOut: gating.reachesOut,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { McpClaim, McpToolDefinition, Risk } from '../../../src-shared/contract/index.js';
 import { compileValidator, MAX_TOOL_NAME_LENGTH, normalizeParameters } from '../schema/index.js';
-import type { JsonSchema, JsonValue, ToolDescription } from '../toolTypes.js';
+import type { JsonSchema, JsonValue, ToolDescription, ToolForPeople } from '../toolTypes.js';
 
 /** A tool as the server lists it (the parts Homebody uses). */
 export interface ListedTool {
@@ -117,6 +117,23 @@ export function shortDescription(description: string, server: string): string {
   const cut = text.slice(0, MAX_DESCRIPTION_CHARS);
   const sentenceEnd = cut.lastIndexOf('. ');
   return sentenceEnd > 40 ? cut.slice(0, sentenceEnd + 1) : `${cut.slice(0, MAX_DESCRIPTION_CHARS - 1)}…`;
+}
+
+const MAX_TITLE_CHARS = 80;
+
+/**
+ * What people read about a server's tool. Its title is the one its annotations give (`annotations.title`), else the
+ * server's name for it; the title MCP also allows beside the annotations is not used, since it is no part of the
+ * definition the user trusted, so a server could change it unseen. Its text is the short description the model gets
+ * too: a server writes its descriptions for people and models alike.
+ */
+export function mcpForPeople(tool: ListedTool, server: string): ToolForPeople {
+  const given = hintsOf(tool.annotations).title;
+  const title = typeof given === 'string' ? given.replace(/\s+/g, ' ').trim() : '';
+  return {
+    title: title ? (title.length > MAX_TITLE_CHARS ? `${title.slice(0, MAX_TITLE_CHARS - 1)}…` : title) : tool.name,
+    text: shortDescription(tool.description ?? '', server),
+  };
 }
 
 const MAX_SCHEMA_CHARS = 8000;

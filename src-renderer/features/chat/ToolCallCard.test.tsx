@@ -289,3 +289,27 @@ describe('a call the broker refused', () => {
     expect(host.calls).toEqual([]);
   });
 });
+
+describe("a call card's badge", () => {
+  const info = (name: string, touches: 'files' | 'device') => ({
+    name,
+    description: '',
+    risk: 'write' as const,
+    parameters: {},
+    title: name,
+    text: '',
+    touches,
+  });
+
+  it('says what the tool touches once the tools are known, and its risk before', () => {
+    const clipboard = makeToolCall({ id: 'c-clip', tool: 'clipboard_write', risk: 'write' });
+    const view = renderWithStore(<MessageList emptyHint="Nothing yet" />, fakeHost(), {
+      openTaskId: 't1',
+      toolCalls: [moveCall, clipboard],
+    });
+    const badges = () => screen.getAllByTestId('risk-badge').map((badge) => badge.textContent);
+    expect(badges()).toEqual(['Changes things', 'Changes things']);
+    view.store.setState({ tools: [info('move', 'files'), info('clipboard_write', 'device')] });
+    return waitFor(() => expect(badges()).toEqual(['Changes files', 'Uses your device']));
+  });
+});

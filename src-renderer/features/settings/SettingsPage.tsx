@@ -2,7 +2,7 @@ import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { PolicyModeSchema, type PolicyMode } from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
-import { riskLabel } from '../../ui/toolFormat.js';
+import { toolBadge } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { policyModeFor, policyModeLabel } from './policyView.js';
 import { McpServersSection } from './McpServersSection.js';
@@ -168,11 +168,29 @@ export function SettingsPage() {
               return (
                 <tr key={tool.name} data-testid="tool-row" data-tool={tool.name}>
                   <th scope="row">
-                    <code>{tool.name}</code>
-                    <span className="tool-description muted">{tool.description.split('\n')[0]}</span>
+                    <span className="tool-title" data-testid="tool-title">
+                      {tool.title}
+                    </span>
+                    <span className="tool-description muted" data-testid="tool-text">
+                      {tool.text}
+                    </span>
+                    {/* The name is what the policy file and the command line use. */}
+                    <code className="tool-name muted">{tool.name}</code>
+                    {tool.description !== tool.text && (
+                      <details className="tool-model-text" data-testid="tool-model-text">
+                        <summary>What the assistant is told</summary>
+                        <p>{tool.description}</p>
+                      </details>
+                    )}
                   </th>
                   <td>
-                    <span className={`risk-badge risk-${tool.risk}`}>{riskLabel(tool.risk)}</span>
+                    <span
+                      className={`risk-badge risk-${tool.risk}`}
+                      data-testid="tool-badge"
+                      data-touches={tool.touches ?? 'unknown'}
+                    >
+                      {toolBadge(tool.risk, tool.touches)}
+                    </span>
                   </td>
                   <td>
                     <select

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { readCalendarText } from './calendarFiles.js';
@@ -30,7 +30,7 @@ export function newCalendar(): InstanceType<typeof ICAL.Component> {
   return calendar;
 }
 
-export const addEvent: ToolDefinition<AddEventArgs> = {
+export const addEvent: BuiltinToolDefinition<AddEventArgs> = {
   name: 'calendar_add',
   description: 'Add an event (appointment, meeting) to the calendar. A date without a time makes an all-day event.',
   parameters: objectSchema(
@@ -50,6 +50,11 @@ export const addEvent: ToolDefinition<AddEventArgs> = {
     ['title', 'start'],
   ),
   risk: 'write',
+  touches: 'calendar',
+  forPeople: {
+    title: 'Add an event',
+    text: 'Adds an event or appointment to your calendar, without sending anyone an invitation.',
+  },
   provenance: { writes: [{ key: { field: 'added.uid', prefix: 'event:' } }] },
   describe(args) {
     const details = [

@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolOutcome, UndoRecord } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome, UndoRecord } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { fileParam, timeParam, uidParam } from './calendarCommon.js';
 import { findEvent, replaceFileText, trashPackFile } from './calendarWrites.js';
@@ -18,7 +18,7 @@ import { formatDate } from './zonedTime.js';
 
 export type CancelEventArgs = { uid: string; occurrence?: string; file?: string };
 
-export const cancelEvent: ToolDefinition<CancelEventArgs> = {
+export const cancelEvent: BuiltinToolDefinition<CancelEventArgs> = {
   name: 'calendar_cancel',
   description:
     'Cancel (remove) a calendar event. For a repeating event, give occurrence to cancel only that date; ' +
@@ -32,6 +32,11 @@ export const cancelEvent: ToolDefinition<CancelEventArgs> = {
     ['uid'],
   ),
   risk: 'write',
+  touches: 'calendar',
+  forPeople: {
+    title: 'Cancel an event',
+    text: 'Removes an event from your calendar, or one date of a repeating event.',
+  },
   describe(args) {
     return {
       title: args.occurrence ? 'Cancel one occurrence of an event' : 'Cancel a calendar event',

@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, shownArg } from '../files/common.js';
 import { readCalendarFolder } from './calendarFiles.js';
@@ -33,7 +33,7 @@ function involves(o: Occurrence, attendee: string): boolean {
   return [...o.attendees, ...(o.organizer ? [o.organizer] : [])].some((p) => samePerson(attendee, p));
 }
 
-export const findFree: ToolDefinition<FindFreeArgs> = {
+export const findFree: BuiltinToolDefinition<FindFreeArgs> = {
   name: 'calendar_free',
   description:
     'Find free time in the calendar: open slots of at least the given minutes within working hours, ' +
@@ -56,6 +56,11 @@ export const findFree: ToolDefinition<FindFreeArgs> = {
     ['from', 'minutes'],
   ),
   risk: 'read',
+  touches: 'calendar',
+  forPeople: {
+    title: 'Find free time',
+    text: 'Finds times when your calendar is free, long enough for what you plan.',
+  },
   untrustedOutput: {
     what: 'calendar invitations',
     fields: ['attendeeEvents', 'unreadable[].title', 'unreadable[].problem'],

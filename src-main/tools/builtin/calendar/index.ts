@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { addEvent } from './addEvent.js';
 import { cancelEvent } from './cancelEvent.js';
 import { findFree } from './findFree.js';
@@ -6,4 +6,4 @@ import { listEvents } from './listEvents.js';
 import { moveEvent } from './moveEvent.js';
 
 /** The calendar pack: iCalendar files in the calendar folder, read from any app and written one event per file. */
-export const CALENDAR_TOOLS: ToolDefinition[] = [listEvents, findFree, addEvent, moveEvent, cancelEvent];
+export const CALENDAR_TOOLS: BuiltinToolDefinition[] = [listEvents, findFree, addEvent, moveEvent, cancelEvent];

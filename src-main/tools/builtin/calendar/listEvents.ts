@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { readCalendarFolder } from './calendarFiles.js';
@@ -10,7 +10,7 @@ export type ListEventsArgs = { from: string; to?: string };
 /** Most occurrences returned by one call; the rest are counted. */
 export const LIST_MAX_EVENTS = 100;
 
-export const listEvents: ToolDefinition<ListEventsArgs> = {
+export const listEvents: BuiltinToolDefinition<ListEventsArgs> = {
   name: 'calendar_events',
   description:
     "What is on the user's calendar: events and appointments on a day (today, Monday, Tuesday, Wednesday, " +
@@ -23,6 +23,8 @@ export const listEvents: ToolDefinition<ListEventsArgs> = {
     ['from'],
   ),
   risk: 'read',
+  touches: 'calendar',
+  forPeople: { title: 'See your calendar', text: 'Shows the events on your calendar on a day or between two dates.' },
   // Descriptions, organizers and attendees come with invitations other people sent.
   untrustedOutput: {
     what: 'calendar events',

@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { readCalendarFile } from './calendarFiles.js';
@@ -24,7 +24,7 @@ import { atLocalTime, formatLocal, nextLocalMidnight, parseUserTime } from './zo
 
 export type MoveEventArgs = { uid: string; start: string; end?: string; occurrence?: string; file?: string };
 
-export const moveEvent: ToolDefinition<MoveEventArgs> = {
+export const moveEvent: BuiltinToolDefinition<MoveEventArgs> = {
   name: 'calendar_move',
   description:
     'Move or reschedule a calendar event to a new start (it keeps its length unless end is given). ' +
@@ -40,6 +40,8 @@ export const moveEvent: ToolDefinition<MoveEventArgs> = {
     ['uid', 'start'],
   ),
   risk: 'write',
+  touches: 'calendar',
+  forPeople: { title: 'Move an event', text: 'Moves an event on your calendar to another time.' },
   provenance: { writes: [{ key: { field: 'moved.uid', prefix: 'event:' } }] },
   describe(args) {
     const details = [

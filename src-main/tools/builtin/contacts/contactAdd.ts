@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { createPackFile, fileNameFor } from '../calendar/calendarWrites.js';
 import { objectSchema, shownArg } from '../files/common.js';
@@ -15,7 +15,7 @@ export type ContactAddArgs = { name: string; email?: string; phone?: string; org
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s().-]{3,40}$/;
 
-export const contactAdd: ToolDefinition<ContactAddArgs> = {
+export const contactAdd: BuiltinToolDefinition<ContactAddArgs> = {
   name: 'contact_add',
   description: 'Add a person to the contacts (address book) with an email and/or phone number.',
   parameters: objectSchema(
@@ -36,6 +36,11 @@ export const contactAdd: ToolDefinition<ContactAddArgs> = {
     ['name'],
   ),
   risk: 'write',
+  touches: 'contacts',
+  forPeople: {
+    title: 'Add a contact',
+    text: 'Adds a person to your contacts, with their email address or phone number.',
+  },
   provenance: { writes: [{ key: { field: 'added.file', prefix: 'contact:' } }] },
   describe(args) {
     const details = [{ label: 'Name', value: shownArg(args.name) }];

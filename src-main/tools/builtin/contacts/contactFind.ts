@@ -1,4 +1,4 @@
-import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { JsonValue, BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { matchScore } from './contactMatch.js';
@@ -42,7 +42,7 @@ function problemView(p: FileProblem): JsonValue {
   };
 }
 
-export const contactFind: ToolDefinition<ContactFindArgs> = {
+export const contactFind: BuiltinToolDefinition<ContactFindArgs> = {
   name: 'contact_find',
   description:
     "Find people in the user's contacts (address book) by name, email or phone number; names may be misspelt.",
@@ -58,6 +58,11 @@ export const contactFind: ToolDefinition<ContactFindArgs> = {
     ['query'],
   ),
   risk: 'read',
+  touches: 'contacts',
+  forPeople: {
+    title: 'Find a contact',
+    text: 'Looks people up in your contacts by name, email address or phone number.',
+  },
   // Address books are imported from elsewhere (a phone, a mail account): the cards are other people's words.
   untrustedOutput: { what: 'contact cards (vCards)', fields: ['contacts'] },
   describe(args) {

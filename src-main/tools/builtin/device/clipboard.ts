@@ -1,15 +1,17 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { objectSchema } from '../files/common.js';
 import { clipboardText } from './deviceAnswers.js';
 
 const MAX_CLIPBOARD = 100_000;
 const PREVIEW_CHARS = 300;
 
-export const clipboardRead: ToolDefinition<Record<string, never>> = {
+export const clipboardRead: BuiltinToolDefinition<Record<string, never>> = {
   name: 'clipboard_read',
   description: 'Read the text currently on the clipboard (what the user copied).',
   parameters: objectSchema({}, []),
   risk: 'read',
+  touches: 'device',
+  forPeople: { title: 'Read the clipboard', text: 'Reads the text you last copied.' },
   untrustedOutput: { what: 'the clipboard', always: true },
   describe() {
     return { title: 'Read the clipboard', summary: 'Read the text you last copied.', details: [] };
@@ -27,7 +29,7 @@ export const clipboardRead: ToolDefinition<Record<string, never>> = {
 
 export type ClipboardWriteArgs = { text: string };
 
-export const clipboardWrite: ToolDefinition<ClipboardWriteArgs> = {
+export const clipboardWrite: BuiltinToolDefinition<ClipboardWriteArgs> = {
   name: 'clipboard_write',
   description: 'Copy text to the clipboard, so the user can paste it elsewhere.',
   parameters: objectSchema(
@@ -35,6 +37,8 @@ export const clipboardWrite: ToolDefinition<ClipboardWriteArgs> = {
     ['text'],
   ),
   risk: 'write',
+  touches: 'device',
+  forPeople: { title: 'Copy to the clipboard', text: 'Puts text on the clipboard, for you to paste elsewhere.' },
   describe(args) {
     const text = typeof args.text === 'string' ? args.text : '';
     return {

@@ -1,9 +1,9 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 
 export type DeviceNotifyArgs = { title: string; body: string };
 
-export const deviceNotify: ToolDefinition<DeviceNotifyArgs> = {
+export const deviceNotify: BuiltinToolDefinition<DeviceNotifyArgs> = {
   name: 'device_notify',
   description: 'Show the user a desktop notification now.',
   parameters: objectSchema(
@@ -14,6 +14,8 @@ export const deviceNotify: ToolDefinition<DeviceNotifyArgs> = {
     ['title', 'body'],
   ),
   risk: 'write',
+  touches: 'device',
+  forPeople: { title: 'Show a notification', text: 'Shows you a notification on this computer.' },
   describe(args) {
     return {
       title: 'Show a notification',

@@ -1,10 +1,10 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { checkOpenTarget } from './openTarget.js';
 
 export type DeviceOpenArgs = { target: string };
 
-export const deviceOpen: ToolDefinition<DeviceOpenArgs> = {
+export const deviceOpen: BuiltinToolDefinition<DeviceOpenArgs> = {
   name: 'device_open',
   description: 'Open a web address (http or https) in the browser, or a file in its usual app.',
   parameters: objectSchema(
@@ -19,6 +19,11 @@ export const deviceOpen: ToolDefinition<DeviceOpenArgs> = {
     ['target'],
   ),
   risk: 'write',
+  touches: 'device',
+  forPeople: {
+    title: 'Open an address or a file',
+    text: 'Opens a web page in your browser or a file in its usual app, asking you each time.',
+  },
   pathArgs: { target: 'target' },
   // What opens can run code in another app or load any page: the user sees the exact target every time.
   alwaysAsk: true,

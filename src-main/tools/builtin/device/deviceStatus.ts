@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { JsonValue, ToolDefinition } from '../../toolTypes.js';
+import type { JsonValue, BuiltinToolDefinition } from '../../toolTypes.js';
 import { objectSchema } from '../files/common.js';
 import { formatBytes } from '../files/fsHelpers.js';
 import { trashRoot } from '../files/fsHelpers.js';
@@ -61,11 +61,16 @@ export async function readNetwork(root = SYS_NET): Promise<JsonValue[]> {
   return out;
 }
 
-export const deviceStatus: ToolDefinition<Record<string, never>> = {
+export const deviceStatus: BuiltinToolDefinition<Record<string, never>> = {
   name: 'device_status',
   description: "This computer's battery level, free disk space, memory and network connections (up or down).",
   parameters: objectSchema({}, []),
   risk: 'read',
+  touches: 'device',
+  forPeople: {
+    title: 'Check this computer',
+    text: 'Tells how full the battery and the disk are, how much memory is free, and whether the network is up.',
+  },
   describe() {
     return {
       title: 'Check this computer',

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ConfinedFolder } from '../../sandbox/confinedFs.js';
 import { openFolderAt, withParent } from '../../sandbox/confinedFs.js';
 import { fsError, isInsideOrSame, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
-import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { JsonValue, BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, pathParam, shownArg } from './common.js';
 import {
@@ -18,7 +18,7 @@ import {
 
 export type CopyArgs = { from: string; to: string };
 
-export const copy: ToolDefinition<CopyArgs> = {
+export const copy: BuiltinToolDefinition<CopyArgs> = {
   name: 'copy',
   description:
     'Copy a file, or a folder with everything inside it. If "to" is an existing folder, the copy goes inside it ' +
@@ -33,6 +33,11 @@ export const copy: ToolDefinition<CopyArgs> = {
     ['from', 'to'],
   ),
   risk: 'write',
+  touches: 'files',
+  forPeople: {
+    title: 'Copy a file or folder',
+    text: 'Makes a copy of a file, or of a folder with everything in it, without replacing anything.',
+  },
   pathArgs: { from: 'existing', to: 'destination' },
   provenance: { writes: [{ key: { field: 'to', prefix: 'file:' }, from: { field: 'from', prefix: 'file:' } }] },
   describe(args) {

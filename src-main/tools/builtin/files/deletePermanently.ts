@@ -1,13 +1,13 @@
 import { withParent } from '../../sandbox/confinedFs.js';
 import { fsError, resolveEntry, showPath } from '../../sandbox/pathGuard.js';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { boolArg, objectSchema, pathParam, shownArg } from './common.js';
 import { errnoCode, kindOf, removeTree } from './fsHelpers.js';
 
 export type DeletePermanentlyArgs = { path: string; recursive?: boolean };
 
-export const deletePermanently: ToolDefinition<DeletePermanentlyArgs> = {
+export const deletePermanently: BuiltinToolDefinition<DeletePermanentlyArgs> = {
   name: 'delete_permanently',
   description:
     'Delete a file or an empty folder for good; it cannot be undone. A folder that is not empty is deleted only ' +
@@ -23,6 +23,8 @@ export const deletePermanently: ToolDefinition<DeletePermanentlyArgs> = {
     ['path'],
   ),
   risk: 'irreversible',
+  touches: 'files',
+  forPeople: { title: 'Delete for good', text: 'Deletes a file or folder for good: it cannot be brought back.' },
   pathArgs: { path: 'entry' },
   describe(args) {
     const recursive = args.recursive === true;

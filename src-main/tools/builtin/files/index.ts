@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { copy } from './copy.js';
 import { deletePermanently } from './deletePermanently.js';
 import { listFolder } from './listFolder.js';
@@ -11,7 +11,7 @@ import { writeText } from './writeText.js';
 export { applyUndo, describeUndo } from './undo.js';
 
 /** The built-in file tools; each confines its paths to the granted folders through sandbox/pathGuard. */
-export const FILE_TOOLS: ToolDefinition[] = [
+export const FILE_TOOLS: BuiltinToolDefinition[] = [
   listFolder,
   searchFiles,
   readText,

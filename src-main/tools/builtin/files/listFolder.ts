@@ -1,7 +1,7 @@
 import type { ConfinedFolder } from '../../sandbox/confinedFs.js';
 import { openFolderAt } from '../../sandbox/confinedFs.js';
 import { fsError, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
-import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { JsonValue, BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, pathParam, shownArg } from './common.js';
 import { kindOf } from './fsHelpers.js';
@@ -13,7 +13,7 @@ export const LIST_MAX_ENTRIES = 500;
 /** Most names looked at (and sorted) in one folder; beyond that the count is "at least". */
 const LIST_SCAN_LIMIT = 50_000;
 
-export const listFolder: ToolDefinition<ListFolderArgs> = {
+export const listFolder: BuiltinToolDefinition<ListFolderArgs> = {
   name: 'list_folder',
   description:
     'List what is inside a folder: each entry with its name, kind (file, folder or link), size in bytes and last change time. ' +
@@ -31,6 +31,11 @@ export const listFolder: ToolDefinition<ListFolderArgs> = {
     ['path'],
   ),
   risk: 'read',
+  touches: 'files',
+  forPeople: {
+    title: 'List a folder',
+    text: 'Shows what is in a folder you granted: the names, sizes and dates of what it holds.',
+  },
   pathArgs: { path: 'existing' },
   describe(args) {
     return {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ConfinedFolder, withParent } from '../../sandbox/confinedFs.js';
 import { fsError, isInsideOrSame, resolveEntry, showPath } from '../../sandbox/pathGuard.js';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, pathParam, shownArg } from './common.js';
 import type { EntryKind } from './fsHelpers.js';
@@ -9,7 +9,7 @@ import { alreadyExists, kindOf, moveEntry, resolveDestination } from './fsHelper
 
 export type MoveArgs = { from: string; to: string };
 
-export const move: ToolDefinition<MoveArgs> = {
+export const move: BuiltinToolDefinition<MoveArgs> = {
   name: 'move',
   description:
     'Move or rename a file or folder. If "to" is an existing folder, the item goes inside it and keeps its name; ' +
@@ -22,6 +22,11 @@ export const move: ToolDefinition<MoveArgs> = {
     ['from', 'to'],
   ),
   risk: 'write',
+  touches: 'files',
+  forPeople: {
+    title: 'Move or rename',
+    text: 'Moves or renames a file or folder, never over one that is already there.',
+  },
   pathArgs: { from: 'entry', to: 'destination' },
   provenance: {
     writes: [{ key: { field: 'to', prefix: 'file:' }, from: { field: 'from', prefix: 'file:' }, moved: true }],

@@ -1,13 +1,13 @@
 import { withParent } from '../../sandbox/confinedFs.js';
 import { fsError, resolveEntry, showPath } from '../../sandbox/pathGuard.js';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { objectSchema, pathParam, shownArg } from './common.js';
 import { ToolError } from '../../toolTypes.js';
 import { kindOf, moveIntoTrashFrom } from './fsHelpers.js';
 
 export type MoveToTrashArgs = { path: string };
 
-export const moveToTrash: ToolDefinition<MoveToTrashArgs> = {
+export const moveToTrash: BuiltinToolDefinition<MoveToTrashArgs> = {
   name: 'trash',
   description:
     "Remove a file or folder by moving it to Homebody's trash, from where it can be brought back (undo). " +
@@ -17,6 +17,11 @@ export const moveToTrash: ToolDefinition<MoveToTrashArgs> = {
     ['path'],
   ),
   risk: 'write',
+  touches: 'files',
+  forPeople: {
+    title: 'Move to the trash',
+    text: "Moves a file or folder to Homebody's trash, from where Undo brings it back.",
+  },
   pathArgs: { path: 'entry' },
   describe(args) {
     return {

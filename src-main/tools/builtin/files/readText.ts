@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { assertOnlyName, withParent } from '../../sandbox/confinedFs.js';
 import { resolveExisting, showPath } from '../../sandbox/pathGuard.js';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, pathParam, shownArg } from './common.js';
 import { formatBytes } from './fsHelpers.js';
@@ -24,7 +24,7 @@ const SNIFF_BYTES = 8192;
 export const READ_OPEN_FLAGS =
   constants.O_RDONLY | (process.platform === 'win32' ? 0 : constants.O_NOFOLLOW | constants.O_NONBLOCK);
 
-export const readText: ToolDefinition<ReadTextArgs> = {
+export const readText: BuiltinToolDefinition<ReadTextArgs> = {
   name: 'read_text',
   description:
     `Read a text file (UTF-8) and return its content. Files up to ${READ_MAX_BYTES / 1024} KiB are read whole. ` +
@@ -42,6 +42,8 @@ export const readText: ToolDefinition<ReadTextArgs> = {
     ['path'],
   ),
   risk: 'read',
+  touches: 'files',
+  forPeople: { title: 'Read a text file', text: 'Reads the text of a file in the folders you granted.' },
   pathArgs: { path: 'existing' },
   provenance: { reads: [{ field: 'path', prefix: 'file:' }] },
   describe(args) {

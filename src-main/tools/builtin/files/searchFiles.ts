@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Anchor, ConfinedFolder } from '../../sandbox/confinedFs.js';
 import { openFolderAt, withParent } from '../../sandbox/confinedFs.js';
 import { findRoot, isInsideOrSame, resolveExisting, showPath } from '../../sandbox/pathGuard.js';
-import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { JsonValue, BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, optionalString, pathParam, shownArg } from './common.js';
 
@@ -27,7 +27,7 @@ export const SEARCH_LIMITS = {
 const DEFAULT_RESULTS = 50;
 const SNIPPET_CHARS = 200;
 
-export const searchFiles: ToolDefinition<SearchFilesArgs> = {
+export const searchFiles: BuiltinToolDefinition<SearchFilesArgs> = {
   name: 'search_files',
   description:
     'Find files and folders under a folder (all subfolders included) by name, by content, or both. ' +
@@ -58,6 +58,11 @@ export const searchFiles: ToolDefinition<SearchFilesArgs> = {
     ['folder'],
   ),
   risk: 'read',
+  touches: 'files',
+  forPeople: {
+    title: 'Search for files',
+    text: 'Finds files by their name or by words inside them, in the folders you granted.',
+  },
   pathArgs: { folder: 'existing' },
   provenance: { reads: [{ field: 'matches[].path', prefix: 'file:' }] },
   describe(args) {

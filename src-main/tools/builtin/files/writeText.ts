@@ -1,6 +1,6 @@
 import { withParent } from '../../sandbox/confinedFs.js';
 import { fsError, resolveForCreate, showPath } from '../../sandbox/pathGuard.js';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { boolArg, objectSchema, pathParam, shownArg } from './common.js';
 import { discardTrashSlot, errnoCode, formatBytes, keepOldVersion } from './fsHelpers.js';
@@ -11,7 +11,7 @@ export type WriteTextArgs = { path: string; content: string; overwrite: boolean 
 export const WRITE_MAX_CHARS = 1024 * 1024;
 const PREVIEW_CHARS = 300;
 
-export const writeText: ToolDefinition<WriteTextArgs> = {
+export const writeText: BuiltinToolDefinition<WriteTextArgs> = {
   name: 'write_text',
   description:
     'Create a text file, or replace the whole content of an existing one. The folder must already exist. ' +
@@ -33,6 +33,11 @@ export const writeText: ToolDefinition<WriteTextArgs> = {
     ['path', 'content', 'overwrite'],
   ),
   risk: 'write',
+  touches: 'files',
+  forPeople: {
+    title: 'Write a text file',
+    text: 'Creates a text file or replaces its text; a replaced file can be brought back with Undo.',
+  },
   pathArgs: { path: 'create' },
   provenance: { writes: [{ key: { field: 'path', prefix: 'file:' } }] },
   describe(args) {

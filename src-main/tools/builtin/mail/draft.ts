@@ -1,5 +1,5 @@
 import { objectSchema } from '../files/common.js';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { composeMessage, fieldsFromArgs, messageProperties } from './compose.js';
 import { describeMessage } from './describeMessage.js';
 import { saveMessage } from './mailFolder.js';
@@ -7,13 +7,18 @@ import { replyTarget } from './mailbox.js';
 
 export type MailDraftArgs = Record<string, unknown>;
 
-export const mailDraft: ToolDefinition<MailDraftArgs> = {
+export const mailDraft: BuiltinToolDefinition<MailDraftArgs> = {
   name: 'mail_draft',
   description:
     'Write an email or a reply and save it as a draft; nothing is sent. ' +
     'To answer a message, set inReplyTo to its id from mail_inbox.',
   parameters: objectSchema(messageProperties(), ['to', 'subject', 'body']),
   risk: 'write',
+  touches: 'mail',
+  forPeople: {
+    title: 'Write an email draft',
+    text: 'Writes an email or a reply and saves it as a draft, without sending anything.',
+  },
   needsNetwork: true, // a reply reads its original, from IMAP when that is the source
   provenance: { writes: [{ key: { field: 'path', prefix: 'file:' } }] },
   describe(args) {

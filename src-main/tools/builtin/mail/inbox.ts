@@ -1,5 +1,5 @@
 import { intArg, objectSchema, optionalString } from '../files/common.js';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { listMail, MAX_FOLDER_CHARS, sourceLabel } from './mailbox.js';
 import { senderAddress, type MailSummary } from './mailMessage.js';
 
@@ -8,7 +8,7 @@ export type MailInboxArgs = { limit?: number; query?: string; folder?: string };
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 50;
 
-export const mailInbox: ToolDefinition<MailInboxArgs> = {
+export const mailInbox: BuiltinToolDefinition<MailInboxArgs> = {
   name: 'mail_inbox',
   description:
     'List recent emails received, newest first (id, from, subject, date; date null when unknown), e.g. to find one ' +
@@ -27,6 +27,11 @@ export const mailInbox: ToolDefinition<MailInboxArgs> = {
     [],
   ),
   risk: 'read',
+  touches: 'mail',
+  forPeople: {
+    title: 'List your email',
+    text: 'Lists the newest email you received, in your inbox or another mail folder.',
+  },
   needsNetwork: true, // an IMAP source
   untrustedOutput: { what: 'email list', always: true, from: 'messages[].from' },
   describe(args) {

@@ -1,11 +1,11 @@
 import { objectSchema, shownArg } from '../files/common.js';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { MAX_ID_CHARS, readMail } from './mailbox.js';
 import { senderAddress } from './mailMessage.js';
 
 export type MailReadArgs = { id: string };
 
-export const mailRead: ToolDefinition<MailReadArgs> = {
+export const mailRead: BuiltinToolDefinition<MailReadArgs> = {
   name: 'mail_read',
   description: 'Read one email received: its sender, recipients, subject, date and text. Give the id from mail_inbox.',
   parameters: objectSchema(
@@ -13,6 +13,8 @@ export const mailRead: ToolDefinition<MailReadArgs> = {
     ['id'],
   ),
   risk: 'read',
+  touches: 'mail',
+  forPeople: { title: 'Read an email', text: 'Reads one email you received.' },
   needsNetwork: true, // an IMAP source
   untrustedOutput: { what: 'mail', always: true, from: 'from' },
   describe(args) {

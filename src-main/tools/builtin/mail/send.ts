@@ -1,5 +1,5 @@
 import { objectSchema } from '../files/common.js';
-import type { PackConfig, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { PackConfig, BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { checkFields, composeMessage, fieldsFromArgs, messageProperties, parseAddresses } from './compose.js';
 import { describeMessage } from './describeMessage.js';
@@ -44,13 +44,18 @@ function remoteError(err: unknown, smtp: NonNullable<PackConfig['smtp']>): ToolE
   return new ToolError('REMOTE_ERROR', `The mail server ${host} ${what}; nothing was sent. The server said: ${said}`);
 }
 
-export const mailSend: ToolDefinition<MailSendArgs> = {
+export const mailSend: BuiltinToolDefinition<MailSendArgs> = {
   name: 'mail_send',
   description:
     'Send an email now (waits for the user to approve it). Give the complete message: to, subject, body; ' +
     'to send a draft, repeat its fields.',
   parameters: objectSchema(messageProperties(), ['to', 'subject', 'body']),
   risk: 'irreversible',
+  touches: 'mail',
+  forPeople: {
+    title: 'Send an email',
+    text: 'Sends an email from your account, which cannot be taken back once it is sent.',
+  },
   needsNetwork: true, // SMTP
   describe(args) {
     const fields = fieldsFromArgs(args);

@@ -1,11 +1,11 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { NOTE_LIMITS, findNote } from './notesFolder.js';
 
 export type NoteReadArgs = { title: string };
 
-export const noteRead: ToolDefinition<NoteReadArgs> = {
+export const noteRead: BuiltinToolDefinition<NoteReadArgs> = {
   name: 'note_read',
   description: "Read one of the user's notes, by its title (as note_search shows it).",
   parameters: objectSchema(
@@ -13,6 +13,8 @@ export const noteRead: ToolDefinition<NoteReadArgs> = {
     ['title'],
   ),
   risk: 'read',
+  touches: 'notes',
+  forPeople: { title: 'Read a note', text: 'Reads one of your notes.' },
   provenance: { reads: [{ field: 'file', prefix: 'note:' }] },
   describe(args) {
     return {

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { intArg, objectSchema, shownArg } from '../files/common.js';
 import { listNotes } from './notesFolder.js';
 
@@ -15,7 +15,7 @@ function snippetAround(text: string, word: string | undefined): string {
   return `${start > 0 ? '…' : ''}${piece}${start + SNIPPET_CHARS < flat.length ? '…' : ''}`;
 }
 
-export const noteSearch: ToolDefinition<NoteSearchArgs> = {
+export const noteSearch: BuiltinToolDefinition<NoteSearchArgs> = {
   name: 'note_search',
   description:
     "Find the user's notes whose title or text contains all the given words (any case). Without words, lists the newest notes.",
@@ -32,6 +32,11 @@ export const noteSearch: ToolDefinition<NoteSearchArgs> = {
     [],
   ),
   risk: 'read',
+  touches: 'notes',
+  forPeople: {
+    title: 'Search your notes',
+    text: 'Finds your notes by words in their title or text, or lists the newest ones.',
+  },
   provenance: { reads: [{ field: 'notes[].file', prefix: 'note:' }] },
   describe(args) {
     const query = typeof args.query === 'string' && args.query.trim() !== '' ? shownArg(args.query) : '';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { resolveForCreate } from '../../sandbox/pathGuard.js';
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { lstatOrNull } from '../files/fsHelpers.js';
@@ -12,7 +12,7 @@ export type NoteWriteArgs = { title: string; text: string };
 const PREVIEW_CHARS = 300;
 const MAX_TEXT = 100_000;
 
-export const noteWrite: ToolDefinition<NoteWriteArgs> = {
+export const noteWrite: BuiltinToolDefinition<NoteWriteArgs> = {
   name: 'note_write',
   description:
     "Save text in the user's notes: creates a note with this title, or adds the text at the end of the note with this title.",
@@ -24,6 +24,11 @@ export const noteWrite: ToolDefinition<NoteWriteArgs> = {
     ['title', 'text'],
   ),
   risk: 'write',
+  touches: 'notes',
+  forPeople: {
+    title: 'Write a note',
+    text: 'Saves text in your notes: as a new note, or at the end of one you already have.',
+  },
   provenance: { writes: [{ key: { field: 'file', prefix: 'note:' } }] },
   describe(args) {
     const text = typeof args.text === 'string' ? args.text : '';

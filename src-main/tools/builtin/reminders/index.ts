@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { reminderAdd } from './reminderAdd.js';
 import { reminderDone } from './reminderDone.js';
 import { reminderList } from './reminderList.js';
@@ -6,4 +6,4 @@ import { reminderList } from './reminderList.js';
 export { readReminders, pendingReminders, serializeReminders, type Reminder } from './remindersFile.js';
 
 /** Reminders in one JSON file; the Host's scheduler shows each when it falls due. */
-export const REMINDER_TOOLS: ToolDefinition[] = [reminderAdd, reminderList, reminderDone];
+export const REMINDER_TOOLS: BuiltinToolDefinition[] = [reminderAdd, reminderList, reminderDone];

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { showDue } from './format.js';
@@ -13,7 +13,7 @@ export type ReminderAddArgs = { text: string; due: string };
 /** A due time this far in the past is surely a mistake (a wrong year or day), not "now". */
 const PAST_TOLERANCE_MS = 60_000;
 
-export const reminderAdd: ToolDefinition<ReminderAddArgs> = {
+export const reminderAdd: BuiltinToolDefinition<ReminderAddArgs> = {
   name: 'reminder_add',
   description: 'Remind the user of something at a time: a notification is shown when it is due.',
   parameters: objectSchema(
@@ -30,6 +30,11 @@ export const reminderAdd: ToolDefinition<ReminderAddArgs> = {
     ['text', 'due'],
   ),
   risk: 'write',
+  touches: 'reminders',
+  forPeople: {
+    title: 'Add a reminder',
+    text: 'Sets a reminder, and Homebody shows you a notification when it is due.',
+  },
   provenance: { writes: [{ key: { field: 'id', prefix: 'reminder:' } }] },
   describe(args) {
     return {

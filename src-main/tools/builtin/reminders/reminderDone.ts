@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { reminderView } from './format.js';
@@ -6,7 +6,7 @@ import { updateReminders } from './remindersStore.js';
 
 export type ReminderDoneArgs = { id: string };
 
-export const reminderDone: ToolDefinition<ReminderDoneArgs> = {
+export const reminderDone: BuiltinToolDefinition<ReminderDoneArgs> = {
   name: 'reminder_done',
   description: 'Mark a reminder done (or cancel it), by the id reminder_list shows.',
   parameters: objectSchema(
@@ -14,6 +14,8 @@ export const reminderDone: ToolDefinition<ReminderDoneArgs> = {
     ['id'],
   ),
   risk: 'write',
+  touches: 'reminders',
+  forPeople: { title: 'Finish a reminder', text: 'Marks one of your reminders done, or cancels it.' },
   describe(args) {
     return {
       title: 'Mark a reminder done',

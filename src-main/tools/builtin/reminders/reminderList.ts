@@ -1,11 +1,11 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { boolArg, objectSchema } from '../files/common.js';
 import { reminderView } from './format.js';
 import { loadReminders } from './remindersStore.js';
 
 export type ReminderListArgs = { includeDone?: boolean };
 
-export const reminderList: ToolDefinition<ReminderListArgs> = {
+export const reminderList: BuiltinToolDefinition<ReminderListArgs> = {
   name: 'reminder_list',
   description: "List the user's reminders that are not done yet, soonest first.",
   parameters: objectSchema(
@@ -13,6 +13,8 @@ export const reminderList: ToolDefinition<ReminderListArgs> = {
     [],
   ),
   risk: 'read',
+  touches: 'reminders',
+  forPeople: { title: 'List your reminders', text: 'Shows your reminders that are not done yet, soonest first.' },
   provenance: { reads: [{ field: 'reminders[].id', prefix: 'reminder:' }] },
   describe(args) {
     return {

@@ -1,10 +1,10 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { MAX_EXPRESSION, evaluateSafely } from './safeMath.js';
 
 export type CalculateArgs = { expression: string };
 
-export const calculate: ToolDefinition<CalculateArgs> = {
+export const calculate: BuiltinToolDefinition<CalculateArgs> = {
   name: 'calculate',
   description: 'Compute a math expression, e.g. "(12.5 * 3) / 4", "sqrt(2)", "15% of 80", "3 km + 200 m".',
   parameters: objectSchema(
@@ -19,6 +19,11 @@ export const calculate: ToolDefinition<CalculateArgs> = {
     ['expression'],
   ),
   risk: 'read',
+  touches: 'nothing',
+  forPeople: {
+    title: 'Calculate',
+    text: 'Works out a sum, a percentage or another calculation, with units if you like.',
+  },
   describe(args) {
     return {
       title: 'Calculate',

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { evaluateSafely, loadMath } from './safeMath.js';
@@ -18,7 +18,7 @@ const ALIASES: Record<string, string> = {
 
 const unitName = (text: string): string => ALIASES[text.trim().toLowerCase()] ?? text.trim();
 
-export const convertUnits: ToolDefinition<ConvertUnitsArgs> = {
+export const convertUnits: BuiltinToolDefinition<ConvertUnitsArgs> = {
   name: 'convert_units',
   description: 'Convert a measurement between units: length, weight, volume, speed, temperature (C, F, K), time, data.',
   parameters: objectSchema(
@@ -30,6 +30,11 @@ export const convertUnits: ToolDefinition<ConvertUnitsArgs> = {
     ['value', 'from', 'to'],
   ),
   risk: 'read',
+  touches: 'nothing',
+  forPeople: {
+    title: 'Convert units',
+    text: 'Converts an amount from one unit to another, such as miles to kilometres or Fahrenheit to Celsius.',
+  },
   describe(args) {
     return {
       title: 'Convert units',

@@ -1,5 +1,5 @@
 import { DateTime, Duration, IANAZone } from 'luxon';
-import type { ToolDefinition } from '../../toolTypes.js';
+import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { relativeDuration } from '../reminders/parseDue.js';
@@ -84,7 +84,7 @@ export function dateCalc(args: DateCalcArgs, homeZone: string, now: DateTime): R
   }
 }
 
-export const dateCalcTool: ToolDefinition<DateCalcArgs> = {
+export const dateCalcTool: BuiltinToolDefinition<DateCalcArgs> = {
   name: 'date_calc',
   description:
     'Date arithmetic: add or subtract a duration, the difference between two dates, a time in another time zone, the weekday of a date.',
@@ -108,6 +108,11 @@ export const dateCalcTool: ToolDefinition<DateCalcArgs> = {
     ['operation', 'date'],
   ),
   risk: 'read',
+  touches: 'nothing',
+  forPeople: {
+    title: 'Work out dates',
+    text: 'Works out dates and times: the days between two dates, a date some weeks away, the time in another time zone.',
+  },
   describe(args) {
     const extra = args.duration ?? args.otherDate ?? args.toZone;
     return {

@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, shownArg } from '../files/common.js';
 import { decodeBody, DEFAULT_MAX_BYTES, guardedGet, webUrl } from './guardedGet.js';
@@ -35,7 +35,7 @@ function cut(text: string, max: number): string {
   return space > max * 0.8 ? slice.slice(0, space) : slice;
 }
 
-export const webFetch: ToolDefinition<WebFetchArgs> = {
+export const webFetch: BuiltinToolDefinition<WebFetchArgs> = {
   name: 'web_fetch',
   description:
     'Open a web page by its URL and read its title and main text (menus, ads and scripts left out). ' +
@@ -53,6 +53,8 @@ export const webFetch: ToolDefinition<WebFetchArgs> = {
     ['url'],
   ),
   risk: 'read',
+  touches: 'web',
+  forPeople: { title: 'Read a web page', text: 'Reads the text of a web page, without its menus and ads.' },
   untrustedOutput: { what: 'web page', always: true, from: 'url' },
   reachesOut: true,
   needsNetwork: true,

@@ -1,4 +1,4 @@
-import type { JsonValue, ToolDefinition, ToolOutcome } from '../../toolTypes.js';
+import type { JsonValue, BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, shownArg } from '../files/common.js';
 import { decodeBody, guardedGet, webUrl } from './guardedGet.js';
@@ -44,7 +44,7 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-export const webSearch: ToolDefinition<WebSearchArgs> = {
+export const webSearch: BuiltinToolDefinition<WebSearchArgs> = {
   name: 'web_search',
   description:
     'Search the web (internet) for a query and list the results: title, URL and a short snippet each. ' +
@@ -62,6 +62,11 @@ export const webSearch: ToolDefinition<WebSearchArgs> = {
     ['query'],
   ),
   risk: 'read',
+  touches: 'web',
+  forPeople: {
+    title: 'Search the web',
+    text: 'Looks something up on the web, through the search service set in Settings.',
+  },
   untrustedOutput: { what: 'web search results', always: true },
   reachesOut: true,
   needsNetwork: true,
