@@ -130,3 +130,16 @@ describe("a reply's thought in the history timeline", () => {
     expect(within(second).queryByTestId('timeline-reasoning-tokens')).toBeNull();
   });
 });
+
+describe('a reply with no text', () => {
+  it('shows no empty bubble once finished, only its figures; while it is written, the typing dots', () => {
+    const done = makeMessage({ role: 'assistant', text: '', reasoning: '', state: 'complete', stats: stats() });
+    const first = bubble(done);
+    const item = screen.getByTestId('message-assistant');
+    expect(item.querySelector('.bubble')).toBeNull();
+    expect(within(item).getByTestId('message-stats').textContent).not.toBe('');
+    first.unmount();
+    bubble(makeMessage({ role: 'assistant', text: '', reasoning: '', state: 'streaming' }));
+    expect(screen.getByLabelText('Homebody is writing')).toBeTruthy();
+  });
+});

@@ -19,6 +19,8 @@ export const MessageBubble = memo(function MessageBubble({ message }: { message:
   const streaming = message.state === 'streaming';
   const note = messageStateNote(message.state, message.error);
   const empty = message.text.length === 0;
+  // A reply that wrote nothing (its calls are on the timeline beside it) shows no empty bubble, only its notes.
+  const bubble = !empty || streaming || message.reasoning.length > 0;
   return (
     <li
       className="message message-assistant"
@@ -26,23 +28,25 @@ export const MessageBubble = memo(function MessageBubble({ message }: { message:
       data-state={message.state}
       data-message-id={message.id}
     >
-      <div className="bubble" aria-label="Homebody replied" aria-busy={streaming}>
-        <ThoughtDetails message={message} />
-        {onlyThought(message) ? (
-          <OnlyThoughtNote />
-        ) : empty && streaming ? (
-          <p className="message-text typing" aria-label="Homebody is writing">
-            <span className="dot" />
-            <span className="dot" />
-            <span className="dot" />
-          </p>
-        ) : (
-          <p className="message-text">
-            {message.text}
-            {streaming && <span className="caret" aria-hidden="true" />}
-          </p>
-        )}
-      </div>
+      {bubble && (
+        <div className="bubble" aria-label="Homebody replied" aria-busy={streaming}>
+          <ThoughtDetails message={message} />
+          {onlyThought(message) ? (
+            <OnlyThoughtNote />
+          ) : empty && streaming ? (
+            <p className="message-text typing" aria-label="Homebody is writing">
+              <span className="dot" />
+              <span className="dot" />
+              <span className="dot" />
+            </p>
+          ) : (
+            <p className="message-text">
+              {message.text}
+              {streaming && <span className="caret" aria-hidden="true" />}
+            </p>
+          )}
+        </div>
+      )}
       {(note || message.contextNote || (!streaming && message.stats)) && (
         <div className="message-meta">
           {note && <span className={`message-state state-${message.state}`}>{note}</span>}
