@@ -76,7 +76,10 @@ function filterFrom(values: { status?: string; tool?: string; from?: string; to?
 
 function entryLine(e: HistoryEntry): string {
   const when = new Date(e.updatedAt).toISOString().slice(0, 16).replace('T', ' ');
-  const waiting = e.waitingCalls ? `, ${e.waitingCalls} waiting` : '';
+  const waiting =
+    (e.waitingCalls ? `, ${e.waitingCalls} waiting` : '') +
+    (e.deniedCalls ? `, ${e.deniedCalls} not run` : '') +
+    (e.failedCalls ? `, ${e.failedCalls} failed` : '');
   const tools = e.tools.length ? `  [${e.tools.join(', ')}]` : '';
   return `${e.id}  ${when}  ${e.status.padEnd(9)} ${e.messageCount} msg${waiting}  ${e.title}${tools}`;
 }

@@ -96,8 +96,15 @@ describe('history list', () => {
     expect(invoice.entries[0]).toMatchObject({
       tools: ['delete_permanently', 'list_folder'],
       waitingCalls: 1,
+      deniedCalls: 0,
+      failedCalls: 0,
       messageCount: 1,
     });
+    // A task says which of its calls failed, whatever its own status.
+    expect(history.list({ tool: 'read_text' }).entries.map((e) => [e.id, e.failedCalls, e.deniedCalls])).toEqual([
+      ['broken', 1, 0],
+      ['trip', 0, 0],
+    ]);
   });
 
   it('pages through every task exactly once, even when many share a time', () => {

@@ -9,7 +9,7 @@ type ListRequest = ApiRequest<'history.list'>;
 type ListResponse = ApiResponse<'history.list'>;
 
 function entry(id: string, updatedAt = 1000): HistoryEntry {
-  return { ...makeTask({ id, updatedAt }), tools: [], waitingCalls: 0 };
+  return { ...makeTask({ id, updatedAt }), tools: [], waitingCalls: 0, deniedCalls: 0, failedCalls: 0 };
 }
 
 function hit(taskId: string): SearchHit {

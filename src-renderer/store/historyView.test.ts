@@ -21,7 +21,7 @@ import {
 import { makeMessage, makeTask, makeToolCall } from '../testing/testFixtures.js';
 
 function entry(id: string, overrides: Partial<HistoryEntry> = {}): HistoryEntry {
-  return { ...makeTask({ id }), tools: [], waitingCalls: 0, ...overrides };
+  return { ...makeTask({ id }), tools: [], waitingCalls: 0, deniedCalls: 0, failedCalls: 0, ...overrides };
 }
 
 const render = (text: string, highlights: Array<[number, number]>) =>

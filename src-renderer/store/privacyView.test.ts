@@ -72,7 +72,7 @@ describe('privacy.dataDeleted', () => {
       messages: [makeMessage({ taskId: 't1' })],
       toolCalls: [makeToolCall({ taskId: 't1' })],
       queue: [makeToolCall({ id: 'q', taskId: 't1', gate: 'queue' })],
-      historyEntries: [{ ...task, tools: [], waitingCalls: 0 }],
+      historyEntries: [{ ...task, tools: [], waitingCalls: 0, deniedCalls: 0, failedCalls: 0 }],
       historyTotal: 1,
       ledgerEvents: [egress(1)],
       ledgerTotal: 1,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration, formatRelativeTime, formatStats, messageStateNote } from './format.js';
+import {
+  formatBytes,
+  formatDuration,
+  formatRelativeTime,
+  formatStats,
+  messageStateNote,
+  taskStatusLabel,
+} from './format.js';
 
 describe('format', () => {
   it('formats reply stats', () => {
@@ -13,7 +20,9 @@ describe('format', () => {
     expect(messageStateNote('complete', null)).toBeNull();
     expect(messageStateNote('stopped', null)).toBe('Stopped');
     expect(messageStateNote('truncated', null)).toBe('Length limit reached');
-    expect(messageStateNote('interrupted', null)).toBe('Interrupted');
+    // The sidebar and History call its task "Stopped": the reply says the same word, and why.
+    expect(messageStateNote('interrupted', null)).toBe('Stopped: Homebody closed while replying');
+    expect(taskStatusLabel('stopped')).toBe('Stopped');
     expect(messageStateNote('failed', 'Out of memory')).toBe('Failed: Out of memory');
   });
 

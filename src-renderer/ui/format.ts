@@ -32,7 +32,8 @@ export function messageStateNote(state: MessageState, error: string | null): str
     case 'truncated':
       return 'Length limit reached';
     case 'interrupted':
-      return 'Interrupted';
+      // The task is "Stopped" in the sidebar and History: one word for one state, and why.
+      return 'Stopped: Homebody closed while replying';
     case 'failed':
       return error ? `Failed: ${error}` : 'Failed';
     default:

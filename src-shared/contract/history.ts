@@ -28,6 +28,10 @@ export const HistoryEntrySchema = TaskSummarySchema.extend({
   tools: z.array(z.string()),
   /** Calls of this task waiting for the user (a prompt or the approval queue). */
   waitingCalls: z.number().int().nonnegative(),
+  /** Calls of this task that did not run: denied by the user, refused before anyone was asked, or left unanswered. */
+  deniedCalls: z.number().int().nonnegative(),
+  /** Calls of this task that failed, or were cut short by a crash. */
+  failedCalls: z.number().int().nonnegative(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 

@@ -257,6 +257,9 @@ const HistoryRow = memo(function HistoryRow({
   const tabIndex = tabbable ? 0 : -1;
   const meta = [
     historyStatusLabel(entry.status),
+    // A task can end "Completed" with calls that did not run or failed: that is said beside it.
+    entry.deniedCalls > 0 ? `${countLabel(entry.deniedCalls, 'call')} not run` : null,
+    entry.failedCalls > 0 ? `${countLabel(entry.failedCalls, 'call')} failed` : null,
     countLabel(entry.messageCount, 'message'),
     entry.tools.length > 0 ? entry.tools.join(', ') : null,
   ].filter(Boolean);
