@@ -366,6 +366,11 @@ export class ChatRunner {
     );
   }
 
+  /** Resolves once no reply is being written, the ones that go on after a decision included. */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running.values()].map((run) => run.done));
+  }
+
   /** The final message of the task's running reply, or undefined when none runs. */
   whenDone(taskId: string): Promise<Message | undefined> {
     return this.running.get(taskId)?.done ?? Promise.resolve(undefined);

@@ -103,6 +103,8 @@ export async function runTask(
     let taskId: string | null = null;
     let reply: Message | undefined;
     for (const text of typeof prompts === 'string' ? [prompts] : prompts) {
+      // A task that went on after an earlier test's decision in the queue may still be replying: one reply at a time.
+      await host.chat.idle();
       const sent: { taskId: string } = await host.invoke('chat.send', { taskId, text });
       taskId = sent.taskId;
       reply = await host.chat.whenDone(sent.taskId);
