@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import type { CatalogEntry } from '../src-shared/contract/index.js';
 import { expect, sendMessage, test, type LaunchOptions } from './fixtures/homebody.js';
+import { partialBytesOnDisk, partialPathOf } from '../src-main/llm/download/partialFile.js';
 import { ModelServer } from './fixtures/modelServer.js';
 import { E2E_MODEL } from './fixtures/paths.js';
 
@@ -161,13 +162,36 @@ test('a connection cut halfway is resumed from where it stopped, not from the st
   expect(server.delivered('/cut.gguf') - deliveredAtCut).toBeLessThan(MODEL_SIZE);
 });
 
+/**
+ * Waits until the downloader has written part of `file` to its partial file in the data folder: what a pause keeps is
+ * what is on disk, and on a busy machine the bytes the server sent may not be written yet (a pause then keeps none,
+ * and the resume rightly fetches everything).
+ */
+async function someOnDisk(dataDir: string, file: string): Promise<void> {
+  const staging = join(dataDir, 'models', '.downloads');
+  await expect
+    .poll(
+      async () => {
+        if (!existsSync(staging)) return 0;
+        for (const id of readdirSync(staging)) {
+          const bytes = await partialBytesOnDisk(partialPathOf(join(staging, id, file)), MODEL_SIZE);
+          if (bytes) return bytes;
+        }
+        return 0;
+      },
+      { message: `part of ${file} written to disk` },
+    )
+    .toBeGreaterThan(0);
+}
+
 /** Starts a download of `id` held halfway, pauses it there, and answers the bytes delivered once it is paused. */
-async function downloadAndPause(page: Page, id: string, path: string): Promise<number> {
+async function downloadAndPause(page: Page, dataDir: string, id: string, path: string): Promise<number> {
   const hold = server.holdNextAt(path, HALF);
   const pauseCard = card(page, id);
   await pauseCard.getByTestId('catalog-download').click();
   await hold.reached;
   await expectPartway(pauseCard.getByRole('progressbar'));
+  await someOnDisk(dataDir, path.slice(1));
   await pauseCard.getByTestId('catalog-pause').click();
   await expect(pauseCard).toHaveAttribute('data-state', 'paused');
   await expect(pauseCard.getByTestId('catalog-resume')).toBeVisible();
@@ -178,9 +202,9 @@ async function downloadAndPause(page: Page, id: string, path: string): Promise<n
 
 test('a paused download resumes, fetching only what was missing', async ({ homebody }) => {
   const paused = entry('e2e-pause', 'E2E Tiny Pause', '/pause.gguf');
-  const { page } = await homebody.launch(catalogLaunch([paused]));
+  const { page, dataDir } = await homebody.launch(catalogLaunch([paused]));
   await openModelsPage(page);
-  const deliveredAtPause = await downloadAndPause(page, 'e2e-pause', '/pause.gguf');
+  const deliveredAtPause = await downloadAndPause(page, dataDir, 'e2e-pause', '/pause.gguf');
   const pauseCard = card(page, 'e2e-pause');
   await expectPartway(pauseCard.getByRole('progressbar'));
   await pauseCard.getByTestId('catalog-resume').click();
@@ -196,7 +220,7 @@ test('a paused download resumes after the app restarts', async ({ homebody }) =>
   const options = catalogLaunch([paused]);
   const first = await homebody.launch(options);
   await openModelsPage(first.page);
-  await downloadAndPause(first.page, 'e2e-restart', '/restart.gguf');
+  await downloadAndPause(first.page, first.dataDir, 'e2e-restart', '/restart.gguf');
   await first.stop();
   const deliveredBeforeRestart = server.delivered('/restart.gguf');
 
