@@ -460,6 +460,7 @@ describe('historyOf with tool calls', () => {
       paths: [],
       basis: null,
       result: { deleted: true },
+      resultSummary: null,
       error: null,
       undo: null,
       createdAt: 20,

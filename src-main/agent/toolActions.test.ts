@@ -270,3 +270,51 @@ describe('ToolActions', () => {
     expect(undone).toEqual([undo]);
   });
 });
+
+describe("a finished call's line for people", () => {
+  function withSummaries(summarize: ToolDefinition['summarize']) {
+    const store = openStore(':memory:');
+    store.tasks.create({ id: 't', title: 'task', now: 1 });
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), 'hb-root-')));
+    const { runner } = fakeRunner({ list_folder: { result: { entries: ['a.txt', 'b.txt'] } } });
+    const actions = new ToolActions({
+      store,
+      registry: new ToolRegistry([{ ...tool('list_folder', 'read'), ...(summarize ? { summarize } : {}) }]),
+      executor: runner,
+      policy: () => ({
+        ...emptyPolicy(),
+        folders: [{ path: folder, untrusted: false }],
+        tools: { list_folder: 'auto' },
+      }),
+      packs: () => testPackConfig(join(folder, '.packs')),
+      savePolicy: () => undefined,
+      emit: () => undefined,
+    });
+    return actions.propose({
+      taskId: 't',
+      tool: 'list_folder',
+      args: { path: folder },
+      actor: 'model',
+      interactive: true,
+    });
+  }
+
+  it("is the tool's own, from the result the worker returned, kept with the call", async () => {
+    const done = await withSummaries((result) => {
+      const entries = (result as { entries?: unknown }).entries;
+      return Array.isArray(entries) ? `${entries.length} files.` : null;
+    });
+    expect(done).toMatchObject({
+      status: 'done',
+      call: { resultSummary: '2 files.', result: { entries: ['a.txt', 'b.txt'] } },
+    });
+  });
+
+  it('is none when the tool gives none, or its summary throws on a result it did not expect', async () => {
+    expect((await withSummaries(undefined)).call?.resultSummary).toBeNull();
+    const threw = await withSummaries(() => {
+      throw new Error('not the shape I know');
+    });
+    expect(threw).toMatchObject({ status: 'done', call: { resultSummary: null } });
+  });
+});

@@ -64,6 +64,9 @@ export interface ToolActionsDeps {
 
 export type PromptAnswer = 'allow-once' | 'allow-task' | 'always' | 'deny';
 
+/** The longest one-line summary of a result kept; the result itself stays whole beside it. */
+const MAX_SUMMARY_CHARS = 300;
+
 /** One untrusted source as a prompt names it: "mail from eve@example.com (via mail_read)". */
 export function taintNote(source: string, tool: string | null): string {
   return tool ? `${source} (via ${tool})` : source;
@@ -545,6 +548,21 @@ export class ToolActions {
     return undefined;
   }
 
+  /**
+   * The result in one line for people, from the tool's own words. A summary that fails (a result of a shape the tool
+   * did not expect, from a server or a worker) is no summary: the card shows the result as it is.
+   */
+  private summaryOf(call: ToolCall, result: unknown): string | null {
+    const tool = this.deps.registry.get(call.tool);
+    if (!tool?.summarize) return null;
+    try {
+      const line = tool.summarize(result as JsonValue, call.args as never);
+      return typeof line === 'string' && line.trim() !== '' ? line.trim().slice(0, MAX_SUMMARY_CHARS) : null;
+    } catch {
+      return null;
+    }
+  }
+
   private async execute(id: string): Promise<ProposalResult> {
     const { store, executor } = this.deps;
     // approved → executing is a compare-and-set: a second approval, or a race, finds nothing to start.
@@ -563,7 +581,14 @@ export class ToolActions {
         packs: this.deps.packs(),
         ...(signal ? { signal } : {}),
       });
-      store.toolCalls.finish(id, { state: 'done', result: outcome.result, undo: outcome.undo, now: this.now() });
+      const summary = this.summaryOf(call, outcome.result);
+      store.toolCalls.finish(id, {
+        state: 'done',
+        result: outcome.result,
+        summary,
+        undo: outcome.undo,
+        now: this.now(),
+      });
       if (call.taskId) this.recordProvenance(call.taskId, call, outcome);
       this.audit(call.taskId, id, 'finished', 'system', `${named(call)}: done`, {
         paths: call.paths,

@@ -501,6 +501,7 @@ export function generateCorpus(options: CorpusOptions): Corpus {
       paths: [],
       basis: null,
       result,
+      resultSummary: null,
       error: null,
       undo: null,
       createdAt: at,

@@ -32,6 +32,7 @@ const call = (tool: string, args: Record<string, unknown>, state: ToolCall['stat
   paths: [],
   basis: null,
   result: null,
+  resultSummary: null,
   error: null,
   undo: null,
   createdAt: at,

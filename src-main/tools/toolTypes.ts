@@ -186,6 +186,12 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   readonly provenance?: ProvenanceDeclaration;
   describe(args: Args): ToolDescription;
   run(args: Args, context: ToolContext): Promise<ToolOutcome>;
+  /**
+   * One line for people about what a call did, from its result (the file created and where, the events found, the
+   * mail sent to whom): shown on the call's card, with the raw result one click away. Runs in the main process on
+   * the result the sandboxed tool returned, so it must not trust its shape: null when it cannot say.
+   */
+  summarize?(result: JsonValue, args: Args): string | null;
 }
 
 /** A built-in tool: it always has its words for people and says what it touches. */

@@ -51,6 +51,7 @@ export function makeToolCall(overrides: Partial<ToolCall> = {}): ToolCall {
     paths: [],
     basis: null,
     result: null,
+    resultSummary: null,
     error: null,
     undo: null,
     createdAt: 1_700_000_000_000,

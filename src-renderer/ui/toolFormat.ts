@@ -116,6 +116,18 @@ export function decidedByLabel(call: Pick<ToolCall, 'decision' | 'decidedBy' | '
 }
 
 /** A one-line summary of a result: the text itself, a count for lists, otherwise compact JSON; cut at `max`. */
+/** A result as data, whole (up to `max` characters), for the card's "the result as the assistant read it". */
+export function rawResult(result: unknown, max = 20_000): string | null {
+  if (result === null || result === undefined) return null;
+  let text: string;
+  try {
+    text = typeof result === 'string' ? result : (JSON.stringify(result, null, 2) ?? String(result));
+  } catch {
+    text = String(result);
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 export function summarizeResult(result: unknown, max = 160): string | null {
   if (result === null || result === undefined) return null;
   let text: string;

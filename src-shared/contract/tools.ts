@@ -114,6 +114,8 @@ export const ToolCallSchema = z.object({
   /** Why it waits, ran or was refused (the latest decision); null for calls recorded before bases were kept. */
   basis: DecisionBasisSchema.nullable().default(null),
   result: z.unknown().nullable(),
+  /** The result in one line for people ("Created /tmp/docs/hello.txt (20 bytes)."); null when the tool cannot say. */
+  resultSummary: z.string().nullable().default(null),
   error: z.string().nullable(),
   undo: z.enum(['available', 'undone', 'failed']).nullable(),
   createdAt: z.number().int(),

@@ -9,6 +9,7 @@ import { migration008 } from './008_eval.js';
 import { migration009 } from './009_decisions.js';
 import { migration010 } from './010_mcp_trust.js';
 import { migration011 } from './011_reasoning_tokens.js';
+import { migration012 } from './012_result_summary.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A new schema change is a new file appended here, never an edit of an old one. */
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

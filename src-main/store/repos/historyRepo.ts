@@ -134,9 +134,10 @@ export function createHistoryRepo(db: Db) {
   );
   const insertCall = db.prepare(
     `INSERT INTO tool_calls (id, task_id, tool, args_json, description_json, risk, gate, state, decision, decided_by,
-       reason, taint_json, result_json, error, undo_json, undo_state, created_at, decided_at, started_at, finished_at)
+       reason, taint_json, result_json, result_summary, error, undo_json, undo_state, created_at, decided_at, started_at,
+       finished_at)
      VALUES (@id, @taskId, @tool, @args, @description, @risk, @gate, @state, @decision, @decidedBy, @reason, @taint,
-       @result, @error, NULL, @undo, @createdAt, @decidedAt, @startedAt, @finishedAt)`,
+       @result, @resultSummary, @error, NULL, @undo, @createdAt, @decidedAt, @startedAt, @finishedAt)`,
   );
   const insertAudit = db.prepare(
     `INSERT INTO audit_events (at, task_id, call_id, kind, actor, summary, detail_json)
@@ -324,6 +325,7 @@ export function createHistoryRepo(db: Db) {
         reason: call.reason,
         taint: JSON.stringify(call.taint),
         result: call.result === null || call.result === undefined ? null : JSON.stringify(call.result),
+        resultSummary: call.resultSummary ?? null,
         error: call.error,
         undo: call.undo,
         createdAt: call.createdAt,

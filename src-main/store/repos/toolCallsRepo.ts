@@ -27,6 +27,8 @@ interface ToolCallRow {
   paths_json: string | null;
   basis_json: string | null;
   result_json: string | null;
+  /** Absent in a row read before migration 12 ran (never, once migrated). */
+  result_summary?: string | null;
   error: string | null;
   undo_json: string | null;
   undo_state: 'available' | 'undone' | 'failed' | null;
@@ -54,6 +56,7 @@ const toCall = (row: ToolCallRow): ToolCall => ({
   paths: parse<CallPath[]>(row.paths_json, []),
   basis: parse<DecisionBasis | null>(row.basis_json, null),
   result: parse<unknown>(row.result_json, null),
+  resultSummary: row.result_summary ?? null,
   error: row.error,
   undo: row.undo_state,
   createdAt: row.created_at,
@@ -107,7 +110,8 @@ export function createToolCallsRepo(db: Db) {
     `UPDATE tool_calls SET state = 'executing', started_at = ? WHERE id = ? AND state = 'approved'`,
   );
   const finish = db.prepare(
-    `UPDATE tool_calls SET state = @state, result_json = @result, error = @error, undo_json = @undo,
+    `UPDATE tool_calls SET state = @state, result_json = @result, result_summary = @summary, error = @error,
+       undo_json = @undo,
        undo_state = CASE WHEN @undo IS NULL THEN NULL ELSE 'available' END, finished_at = @now
      WHERE id = @id AND state = 'executing'`,
   );
@@ -194,7 +198,15 @@ export function createToolCallsRepo(db: Db) {
     },
     finish(
       id: string,
-      outcome: { state: 'done' | 'failed'; result?: unknown; error?: string | null; undo?: unknown; now: number },
+      outcome: {
+        state: 'done' | 'failed';
+        result?: unknown;
+        /** The result in one line for people (the tool's `summarize`). */
+        summary?: string | null;
+        error?: string | null;
+        undo?: unknown;
+        now: number;
+      },
     ): boolean {
       assertMove('executing', outcome.state);
       return (
@@ -202,6 +214,7 @@ export function createToolCallsRepo(db: Db) {
           id,
           state: outcome.state,
           result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
+          summary: outcome.summary ?? null,
           error: outcome.error ?? null,
           undo: outcome.undo === undefined ? null : JSON.stringify(outcome.undo),
           now: outcome.now,

@@ -313,3 +313,27 @@ describe("a call card's badge", () => {
     return waitFor(() => expect(badges()).toEqual(['Changes files', 'Uses your device']));
   });
 });
+
+describe("a finished call's result", () => {
+  it("is the tool's line for people, with the whole result one click away", () => {
+    const done = makeToolCall({
+      id: 'c-write',
+      tool: 'write_text',
+      state: 'done',
+      result: { path: '/tmp/docs/hello.txt', created: true, bytes: 20 },
+      resultSummary: 'Created /tmp/docs/hello.txt (20 bytes).',
+    });
+    renderWithStore(<MessageList emptyHint="Nothing yet" />, fakeHost(), { openTaskId: 't1', toolCalls: [done] });
+    expect(screen.getByTestId('toolcall-outcome').textContent).toBe('Created /tmp/docs/hello.txt (20 bytes).');
+    const raw = screen.getByTestId('toolcall-result');
+    expect(raw.closest('details')?.open).toBe(false);
+    expect(JSON.parse(raw.textContent ?? '')).toEqual({ path: '/tmp/docs/hello.txt', created: true, bytes: 20 });
+  });
+
+  it('is the result itself, shortened, from a tool that gives no line (an MCP server, a call recorded before)', () => {
+    const done = makeToolCall({ id: 'c-mcp', tool: 'mcp_notes_lookup', state: 'done', result: { hits: 2 } });
+    renderWithStore(<MessageList emptyHint="Nothing yet" />, fakeHost(), { openTaskId: 't1', toolCalls: [done] });
+    expect(screen.queryByTestId('toolcall-outcome')).toBeNull();
+    expect(screen.getByTestId('toolcall-result').textContent).toBe('{"hits":2}');
+  });
+});

@@ -4,7 +4,7 @@ import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { PrivacyPageLink } from '../../ui/PrivacyPageLink.js';
 import { ToolCallDetails } from '../../ui/ToolCallDetails.js';
-import { decidedByLabel, isPrompt, summarizeResult, toolCallStateLabel } from '../../ui/toolFormat.js';
+import { decidedByLabel, isPrompt, rawResult, summarizeResult, toolCallStateLabel } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { DenyReasonField } from '../../ui/DenyReasonField.js';
 
@@ -16,7 +16,9 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
   const [busy, setBusy] = useState(false);
   const prompt = isPrompt(call);
   const decided = decidedByLabel(call);
-  const result = call.state === 'done' ? summarizeResult(call.result) : null;
+  // The tool's line for people when it gave one, the result itself one click away; else the result, shortened.
+  const line = call.state === 'done' ? call.resultSummary : null;
+  const result = call.state === 'done' ? (line ? rawResult(call.result) : summarizeResult(call.result)) : null;
 
   const undo = async () => {
     setBusy(true);
@@ -48,11 +50,24 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
         )}
         {call.undo === 'failed' && <span className="toolcall-undo-failed"> · Undo failed</span>}
       </p>
-      {result && (
-        <p className="toolcall-result" data-testid="toolcall-result">
-          {result}
+      {line && (
+        <p className="toolcall-outcome" data-testid="toolcall-outcome">
+          {line}
         </p>
       )}
+      {result &&
+        (line ? (
+          <details className="toolcall-raw">
+            <summary>The result as the assistant read it</summary>
+            <pre className="toolcall-result" data-testid="toolcall-result">
+              {result}
+            </pre>
+          </details>
+        ) : (
+          <p className="toolcall-result" data-testid="toolcall-result">
+            {result}
+          </p>
+        ))}
       {call.state === 'failed' && isOfflineRefusal(call.error) && (
         <div className="toolcall-actions">
           <PrivacyPageLink />
