@@ -8,6 +8,8 @@ import { occurrenceView, timeParam } from './calendarCommon.js';
 import { createPackFile, fileNameFor } from './calendarWrites.js';
 import { indexEvents, occurrencesBetween } from './occurrences.js';
 import { DAY_MS, icalDate, icalUtc, nextLocalMidnight, parseUserTime } from './zonedTime.js';
+import { summarizeAdded } from './calendarSummary.js';
+import { summarizer } from '../summaryText.js';
 
 export type AddEventArgs = {
   title: string;
@@ -70,6 +72,7 @@ export const addEvent: BuiltinToolDefinition<AddEventArgs> = {
       details,
     };
   },
+  summarize: summarizer<AddEventArgs>(summarizeAdded),
   async run(args, ctx): Promise<ToolOutcome> {
     const zone = ctx.packs.timeZone;
     const title = typeof args.title === 'string' ? args.title.trim() : '';

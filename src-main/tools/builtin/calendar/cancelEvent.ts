@@ -15,6 +15,8 @@ import {
 import { applyEdits } from './icsText.js';
 import { formatValue } from './icsValues.js';
 import { formatDate } from './zonedTime.js';
+import { summarizeCancelled } from './calendarSummary.js';
+import { summarizer } from '../summaryText.js';
 
 export type CancelEventArgs = { uid: string; occurrence?: string; file?: string };
 
@@ -50,6 +52,7 @@ export const cancelEvent: BuiltinToolDefinition<CancelEventArgs> = {
       ],
     };
   },
+  summarize: summarizer<CancelEventArgs>(summarizeCancelled),
   async run(args, ctx): Promise<ToolOutcome> {
     const zone = ctx.packs.timeZone;
     const found = await findEvent(ctx, args.uid, args.file);

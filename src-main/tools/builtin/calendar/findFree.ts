@@ -6,6 +6,8 @@ import { folderNotes, parseRange, samePerson, timeParam } from './calendarCommon
 import type { Occurrence } from './occurrences.js';
 import { indexEvents, occurrencesBetween } from './occurrences.js';
 import { atLocalTime, formatLocal, nextLocalMidnight, weekday } from './zonedTime.js';
+import { summarizeFree } from './calendarSummary.js';
+import { summarizer } from '../summaryText.js';
 
 export type FindFreeArgs = {
   from: string;
@@ -78,6 +80,7 @@ export const findFree: BuiltinToolDefinition<FindFreeArgs> = {
       details,
     };
   },
+  summarize: summarizer<FindFreeArgs>(summarizeFree),
   async run(args, ctx): Promise<ToolOutcome> {
     const zone = ctx.packs.timeZone;
     const range = parseRange(args.from, args.to, zone);

@@ -4,6 +4,8 @@ import { objectSchema, shownArg } from '../files/common.js';
 import { readCalendarFolder } from './calendarFiles.js';
 import { folderNotes, occurrenceView, parseRange, timeParam } from './calendarCommon.js';
 import { indexEvents, occurrencesBetween } from './occurrences.js';
+import { summarizeEvents } from './calendarSummary.js';
+import { summarizer } from '../summaryText.js';
 
 export type ListEventsArgs = { from: string; to?: string };
 
@@ -50,6 +52,7 @@ export const listEvents: BuiltinToolDefinition<ListEventsArgs> = {
       ],
     };
   },
+  summarize: summarizer<ListEventsArgs>(summarizeEvents),
   async run(args, ctx): Promise<ToolOutcome> {
     const zone = ctx.packs.timeZone;
     const range = parseRange(args.from, args.to, zone);

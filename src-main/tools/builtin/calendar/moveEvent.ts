@@ -21,6 +21,8 @@ import type { WallTime } from './icsValues.js';
 import { formatValue } from './icsValues.js';
 import { entryOccurrences, indexEvents, occurrencesBetween } from './occurrences.js';
 import { atLocalTime, formatLocal, nextLocalMidnight, parseUserTime } from './zonedTime.js';
+import { summarizeMoved } from './calendarSummary.js';
+import { summarizer } from '../summaryText.js';
 
 export type MoveEventArgs = { uid: string; start: string; end?: string; occurrence?: string; file?: string };
 
@@ -58,6 +60,7 @@ export const moveEvent: BuiltinToolDefinition<MoveEventArgs> = {
       details,
     };
   },
+  summarize: summarizer<MoveEventArgs>(summarizeMoved),
   async run(args, ctx): Promise<ToolOutcome> {
     const zone = ctx.packs.timeZone;
     const found = await findEvent(ctx, args.uid, args.file);

@@ -4,11 +4,12 @@ import { ToolError } from '../../toolTypes.js';
 import { createPackFile, fileNameFor } from '../calendar/calendarWrites.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { openAddressBook, replaceAddressBook } from './addressBookFile.js';
-import { contactView } from './contactFind.js';
+import { contactName, contactView, contactWays } from './contactFind.js';
 import { fold } from './contactMatch.js';
 import { parseVcfBytes, readContactsFolder } from './vcards.js';
 import type { NewCard } from './vcardWrite.js';
 import { appendCard, serializeCard } from './vcardWrite.js';
+import { asObject, asText, lastPart, summarizer } from '../summaryText.js';
 
 export type ContactAddArgs = { name: string; email?: string; phone?: string; organization?: string; file?: string };
 
@@ -51,6 +52,14 @@ export const contactAdd: BuiltinToolDefinition<ContactAddArgs> = {
     const where = args.file ? ` (in ${shownArg(args.file)})` : '';
     return { title: 'Add a contact', summary: `Add ${shownArg(args.name)} to your contacts${where}.`, details };
   },
+  summarize: summarizer<ContactAddArgs>((r, args) => {
+    const added = asObject(r.added);
+    if (added === undefined) return null;
+    const ways = contactWays(added);
+    const file = asText(added.file);
+    const book = asText(args.file) !== undefined && file !== undefined ? ` (in ${lastPart(file)})` : '';
+    return `Added ${contactName(added)} to your contacts${ways !== '' ? `: ${ways}` : ''}${book}.`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const name = typeof args.name === 'string' ? args.name.trim() : '';
     if (name === '') throw new ToolError('INVALID_INPUT', 'The contact needs a name.');

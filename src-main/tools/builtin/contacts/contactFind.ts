@@ -4,6 +4,8 @@ import { objectSchema, shownArg } from '../files/common.js';
 import { matchScore } from './contactMatch.js';
 import type { Contact, FileProblem } from './vcards.js';
 import { readContactsFolder } from './vcards.js';
+import { asCount, asObjects, asText, asTexts, plain, plural, quoted, series, summarizer } from '../summaryText.js';
+import type { JsonObject } from '../summaryText.js';
 
 export type ContactFindArgs = { query: string };
 
@@ -72,6 +74,20 @@ export const contactFind: BuiltinToolDefinition<ContactFindArgs> = {
       details: [{ label: 'Search for', value: shownArg(args.query) }],
     };
   },
+  summarize: summarizer<ContactFindArgs>((r, args) => {
+    const contacts = asObjects(r.contacts);
+    if (contacts === undefined) return null;
+    const total = contacts.length + (asCount(r.more) ?? 0);
+    const query = asText(args.query);
+    if (total === 0) return query !== undefined ? `No contact matches ${quoted(query, 60)}.` : 'No contact matches.';
+    const [only] = contacts;
+    if (total === 1 && only !== undefined) {
+      const name = contactName(only);
+      const ways = contactWays(only);
+      return `Found ${name}${ways !== '' ? ` (${ways})` : ''}.`;
+    }
+    return `Found ${plural(total, 'contact')}: ${series(contacts.map(contactName), total)}.`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const query = typeof args.query === 'string' ? args.query.trim() : '';
     if (query === '') throw new ToolError('INVALID_INPUT', 'Say whom to look for: a name, an email or a phone number.');
@@ -99,3 +115,19 @@ export const contactFind: BuiltinToolDefinition<ContactFindArgs> = {
     };
   },
 };
+
+/** A contact's name for a line ("someone with no name" when the card has none). */
+export function contactName(view: JsonObject): string {
+  const name = asText(view.name);
+  return name !== undefined ? plain(name, 60) : 'someone with no name';
+}
+
+/** Their first email and phone number, as a card lists them: "ana@example.org, +351 912 345 678". */
+export function contactWays(view: JsonObject): string {
+  const [email] = asTexts(view.emails);
+  const [phone] = asTexts(view.phones);
+  return [email, phone]
+    .filter((way): way is string => way !== undefined)
+    .map((way) => plain(way, 60))
+    .join(', ');
+}

@@ -1,6 +1,7 @@
 import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { objectSchema } from '../files/common.js';
 import { clipboardText } from './deviceAnswers.js';
+import { asCount, plural, summarizer } from '../summaryText.js';
 
 const MAX_CLIPBOARD = 100_000;
 const PREVIEW_CHARS = 300;
@@ -16,6 +17,12 @@ export const clipboardRead: BuiltinToolDefinition<Record<string, never>> = {
   describe() {
     return { title: 'Read the clipboard', summary: 'Read the text you last copied.', details: [] };
   },
+  summarize: summarizer<Record<string, never>>((r) => {
+    if (typeof r.text !== 'string') return null;
+    if (r.text === '') return 'The clipboard holds no text.';
+    const first = r.truncated === true ? 'the first ' : '';
+    return `Read ${first}${plural(r.text.length, 'character')} from the clipboard.`;
+  }),
   async run(_args, ctx) {
     const text = clipboardText(await ctx.services.device({ kind: 'clipboard-read' }));
     const cut = text.length > MAX_CLIPBOARD;
@@ -47,6 +54,10 @@ export const clipboardWrite: BuiltinToolDefinition<ClipboardWriteArgs> = {
       details: [{ label: 'Text', value: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text }],
     };
   },
+  summarize: summarizer<ClipboardWriteArgs>((r) => {
+    const copied = asCount(r.copied);
+    return copied !== undefined ? `Copied ${plural(copied, 'character')} to the clipboard.` : null;
+  }),
   async run(args, ctx) {
     await ctx.services.device({ kind: 'clipboard-write', text: args.text });
     return { result: { copied: args.text.length } };

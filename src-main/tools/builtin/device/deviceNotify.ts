@@ -1,5 +1,6 @@
 import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
+import { asText, quoted, summarizer } from '../summaryText.js';
 
 export type DeviceNotifyArgs = { title: string; body: string };
 
@@ -26,6 +27,14 @@ export const deviceNotify: BuiltinToolDefinition<DeviceNotifyArgs> = {
       ],
     };
   },
+  summarize: summarizer<DeviceNotifyArgs>((r, args) => {
+    if (r.notified !== true) return null;
+    const title = asText(args.title);
+    const what = title !== undefined ? `the notification ${quoted(title)}` : 'a notification';
+    if (r.done === false) return `Could not show ${what}: this system shows no notifications.`;
+    if (r.shown === 'page') return `Showed ${what} in Homebody's window.`;
+    return `Showed ${what}.`;
+  }),
   async run(args, ctx) {
     const answer = await ctx.services.device({ kind: 'notify', title: args.title, body: args.body });
     return {

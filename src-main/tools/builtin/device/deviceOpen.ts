@@ -1,6 +1,7 @@
 import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { checkOpenTarget } from './openTarget.js';
+import { asText, plain, shownPath, summarizer } from '../summaryText.js';
 
 export type DeviceOpenArgs = { target: string };
 
@@ -35,6 +36,12 @@ export const deviceOpen: BuiltinToolDefinition<DeviceOpenArgs> = {
       details: [{ label: 'Opens', value: target }],
     };
   },
+  summarize: summarizer<DeviceOpenArgs>((r) => {
+    const opened = asText(r.opened);
+    if (opened === undefined) return null;
+    if (/^https?:\/\//i.test(opened.trim())) return `Opened ${plain(opened, 120)} in your browser.`;
+    return `Opened ${shownPath(opened, 120)} in its usual app.`;
+  }),
   async run(args, ctx) {
     const target = await checkOpenTarget(args.target, ctx);
     const shown = target.kind === 'url' ? target.url : target.path;

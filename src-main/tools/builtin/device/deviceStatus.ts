@@ -6,6 +6,8 @@ import type { JsonValue, BuiltinToolDefinition } from '../../toolTypes.js';
 import { objectSchema } from '../files/common.js';
 import { formatBytes } from '../files/fsHelpers.js';
 import { trashRoot } from '../files/fsHelpers.js';
+import type { JsonObject } from '../summaryText.js';
+import { asObject, asObjects, asText, plain, series, summarizer } from '../summaryText.js';
 
 /** Where Linux describes batteries and network links; absent elsewhere (then those parts say "unknown"). */
 export const SYS_POWER = '/sys/class/power_supply';
@@ -78,6 +80,7 @@ export const deviceStatus: BuiltinToolDefinition<Record<string, never>> = {
       details: [],
     };
   },
+  summarize: summarizer<Record<string, never>>(summarizeStatus),
   async run(_args, ctx) {
     // The trash lies inside Homebody's data folder, so its file system is the data folder's.
     const disk = await statfs(await trashRoot(ctx));
@@ -94,3 +97,44 @@ export const deviceStatus: BuiltinToolDefinition<Record<string, never>> = {
     };
   },
 };
+
+/** "Battery at 80% (charging); 12.3 GiB of 500.0 GiB free on disk; 7.5 GiB of 16.0 GiB memory free; online (wlan0)." */
+function summarizeStatus(r: JsonObject): string | null {
+  const parts: string[] = [];
+  const batteries = asObjects(r.battery);
+  const [battery] = batteries ?? [];
+  if (battery !== undefined) {
+    const percent = typeof battery.percent === 'number' && Number.isFinite(battery.percent) ? battery.percent : null;
+    const status = asText(battery.status);
+    const state =
+      status !== undefined && status.toLowerCase() !== 'unknown' ? ` (${plain(status, 20).toLowerCase()})` : '';
+    parts.push(percent !== null ? `Battery at ${Math.round(percent)}%${state}` : `Battery level unknown${state}`);
+  } else if (typeof r.battery === 'string') {
+    parts.push('No battery');
+  }
+  const disk = asObject(r.disk);
+  const diskFree = asText(disk?.free);
+  if (diskFree !== undefined) {
+    const total = asText(disk?.total);
+    parts.push(`${plain(diskFree, 20)}${total !== undefined ? ` of ${plain(total, 20)}` : ''} free on disk`);
+  }
+  const memory = asObject(r.memory);
+  const memoryFree = asText(memory?.free);
+  if (memoryFree !== undefined) {
+    const total = asText(memory?.total);
+    parts.push(`${plain(memoryFree, 20)}${total !== undefined ? ` of ${plain(total, 20)}` : ''} memory free`);
+  }
+  const network = asObjects(r.network);
+  if (network !== undefined) {
+    const up = network.filter((n) => n.up === true).map((n) => asText(n.name));
+    const names = up.filter((n): n is string => n !== undefined).map((n) => plain(n, 20));
+    parts.push(
+      up.length === 0
+        ? 'no network connection'
+        : `online${names.length > 0 ? ` (${series(names, up.length, 2)})` : ''}`,
+    );
+  }
+  if (parts.length === 0) return null;
+  const line = parts.join('; ');
+  return `${line.charAt(0).toUpperCase()}${line.slice(1)}.`;
+}

@@ -15,6 +15,7 @@ import {
   measureTree,
   resolveDestination,
 } from './fsHelpers.js';
+import { asCount, asText, formatSize, lastPart, placeFrom, plural, series, summarizer } from '../summaryText.js';
 
 export type CopyArgs = { from: string; to: string };
 
@@ -50,6 +51,25 @@ export const copy: BuiltinToolDefinition<CopyArgs> = {
       ],
     };
   },
+  summarize: summarizer<CopyArgs>((r) => {
+    const from = asText(r.from);
+    const to = asText(r.to);
+    if (r.copied !== true || from === undefined || to === undefined) return null;
+    const place = placeFrom(from, to);
+    const bytes = asCount(r.bytes);
+    if (r.kind === 'file') {
+      return `Copied ${lastPart(from)} to ${place}${bytes !== undefined ? ` (${formatSize(bytes)})` : ''}.`;
+    }
+    if (r.kind !== 'folder') return `Copied ${lastPart(from)} to ${place}.`;
+    const files = asCount(r.files);
+    const folders = asCount(r.folders);
+    const counts = [
+      ...(files !== undefined ? [plural(files, 'file')] : []),
+      ...(folders !== undefined && folders > 0 ? [plural(folders, 'folder')] : []),
+    ];
+    const left = typeof r.note === 'string' ? ' Some links, or files with more than one name, were left out.' : '';
+    return `Copied the folder ${lastPart(from)} to ${place}${counts.length > 0 ? ` (${series(counts)})` : ''}.${left}`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const source = await resolveExisting(ctx.roots, args.from);
     const dest = await resolveDestination(ctx.roots, args.to, path.basename(source.path));

@@ -4,6 +4,7 @@ import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { boolArg, objectSchema, pathParam, shownArg } from './common.js';
 import { errnoCode, kindOf, removeTree } from './fsHelpers.js';
+import { asText, kindWord, lastPart, summarizer } from '../summaryText.js';
 
 export type DeletePermanentlyArgs = { path: string; recursive?: boolean };
 
@@ -39,6 +40,12 @@ export const deletePermanently: BuiltinToolDefinition<DeletePermanentlyArgs> = {
       ],
     };
   },
+  summarize: summarizer<DeletePermanentlyArgs>((r, args) => {
+    const entry = asText(r.path);
+    if (r.deleted !== true || entry === undefined) return null;
+    const inside = r.kind === 'folder' && args.recursive === true ? ' and everything in it' : '';
+    return `Deleted ${kindWord(r.kind)}${lastPart(entry)}${inside} for good.`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const recursive = boolArg(args.recursive);
     const entry = await resolveEntry(ctx.roots, args.path);

@@ -5,6 +5,17 @@ import type { JsonValue, BuiltinToolDefinition, ToolOutcome } from '../../toolTy
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, pathParam, shownArg } from './common.js';
 import { kindOf } from './fsHelpers.js';
+import {
+  asCount,
+  asObjects,
+  asText,
+  formatNumber,
+  plain,
+  plural,
+  series,
+  shownPath,
+  summarizer,
+} from '../summaryText.js';
 
 export type ListFolderArgs = { path: string; limit?: number };
 
@@ -44,6 +55,25 @@ export const listFolder: BuiltinToolDefinition<ListFolderArgs> = {
       details: [{ label: 'Folder', value: shownArg(args.path) }],
     };
   },
+  summarize: summarizer<ListFolderArgs>((r) => {
+    const folder = asText(r.folder);
+    const entries = asObjects(r.entries);
+    if (folder === undefined || entries === undefined) return null;
+    const where = shownPath(folder);
+    if (entries.length === 0 && r.total === 0) return `${where} is empty.`;
+    const names = entries.map((e) => asText(e.name)).filter((n): n is string => n !== undefined);
+    const kinds = kindCounts(entries.map((e) => e.kind));
+    const total = asCount(r.total);
+    if (total !== undefined && total <= entries.length) {
+      const first = series(
+        names.map((n) => plain(n, 40)),
+        total,
+      );
+      return `${kinds} in ${where}${names.length > 0 ? `: ${first}` : ''}.`;
+    }
+    const all = total !== undefined ? plural(total, 'item') : 'More items than could be counted';
+    return `${all} in ${where}; the first ${formatNumber(entries.length)} shown are ${kinds}.`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const limit = intArg(args.limit, LIST_MAX_ENTRIES, 1, LIST_MAX_ENTRIES);
     const { root, path: folder } = await resolveExisting(ctx.roots, args.path);
@@ -104,3 +134,17 @@ export const listFolder: BuiltinToolDefinition<ListFolderArgs> = {
     return { result, ...(root.untrusted ? { untrustedSource: folder } : {}) };
   },
 };
+
+/** "3 files and 1 folder", from the entries' kinds. */
+function kindCounts(kinds: readonly unknown[]): string {
+  const count = (kind: string) => kinds.filter((k) => k === kind).length;
+  const others = kinds.length - count('folder') - count('file') - count('link');
+  const parts = [
+    [count('file'), 'file'],
+    [count('folder'), 'folder'],
+    [count('link'), 'link'],
+    [others, 'other item'],
+  ] as const;
+  const said = parts.filter(([n]) => n > 0).map(([n, word]) => plural(n, word));
+  return said.length > 0 ? series(said, said.length, said.length) : 'Nothing';
+}

@@ -6,6 +6,7 @@ import { ToolError } from '../../toolTypes.js';
 import { objectSchema, pathParam, shownArg } from './common.js';
 import type { EntryKind } from './fsHelpers.js';
 import { alreadyExists, kindOf, moveEntry, resolveDestination } from './fsHelpers.js';
+import { asText, kindWord, lastPart, placeFrom, summarizer } from '../summaryText.js';
 
 export type MoveArgs = { from: string; to: string };
 
@@ -41,6 +42,15 @@ export const move: BuiltinToolDefinition<MoveArgs> = {
       ],
     };
   },
+  summarize: summarizer<MoveArgs>((r) => {
+    const from = asText(r.from);
+    const to = asText(r.to);
+    if (r.moved !== true || from === undefined || to === undefined) return null;
+    const what = `${kindWord(r.kind)}${lastPart(from)}`;
+    // A new name in the same folder is a rename.
+    if (path.dirname(from) === path.dirname(to)) return `Renamed ${what} to ${lastPart(to)}.`;
+    return `Moved ${what} to ${placeFrom(from, to)}.`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const source = await resolveEntry(ctx.roots, args.from);
     const dest = await resolveDestination(ctx.roots, args.to, path.basename(source.path));

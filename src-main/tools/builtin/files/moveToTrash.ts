@@ -4,6 +4,7 @@ import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { objectSchema, pathParam, shownArg } from './common.js';
 import { ToolError } from '../../toolTypes.js';
 import { kindOf, moveIntoTrashFrom } from './fsHelpers.js';
+import { asText, kindWord, lastPart, summarizer } from '../summaryText.js';
 
 export type MoveToTrashArgs = { path: string };
 
@@ -30,6 +31,11 @@ export const moveToTrash: BuiltinToolDefinition<MoveToTrashArgs> = {
       details: [{ label: 'Path', value: shownArg(args.path) }],
     };
   },
+  summarize: summarizer<MoveToTrashArgs>((r) => {
+    const entry = asText(r.path);
+    if (r.trashed !== true || entry === undefined) return null;
+    return `Moved ${kindWord(r.kind)}${lastPart(entry)} to the trash; it can be undone.`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const entry = await resolveEntry(ctx.roots, args.path);
     // The entry is moved relative to its open, checked folder into an open trash slot (confinedFs).

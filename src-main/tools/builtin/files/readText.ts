@@ -5,6 +5,7 @@ import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, pathParam, shownArg } from './common.js';
 import { formatBytes } from './fsHelpers.js';
+import { asCount, asText, formatSize, lastPart, lineCount, plural, summarizer } from '../summaryText.js';
 
 export type ReadTextArgs = { path: string; maxBytes?: number };
 
@@ -55,6 +56,19 @@ export const readText: BuiltinToolDefinition<ReadTextArgs> = {
       details,
     };
   },
+  summarize: summarizer<ReadTextArgs>((r) => {
+    const file = asText(r.path);
+    const size = asCount(r.size);
+    if (file === undefined || size === undefined || typeof r.content !== 'string') return null;
+    const name = lastPart(file);
+    const lines = lineCount(r.content);
+    if (r.truncated === true) {
+      const read = asCount(r.bytesRead) ?? Buffer.byteLength(r.content, 'utf8');
+      return `Read the first ${formatSize(read)} of ${name} (${formatSize(size)} in all): ${plural(lines, 'line')}.`;
+    }
+    if (r.content === '') return `Read ${name}: it is empty.`;
+    return `Read ${name}: ${plural(lines, 'line')}, ${formatSize(size)}.`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const explicit = args.maxBytes === undefined ? undefined : intArg(args.maxBytes, READ_MAX_BYTES, 1, READ_MAX_BYTES);
     const place = await resolveExisting(ctx.roots, args.path);

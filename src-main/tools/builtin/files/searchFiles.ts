@@ -6,6 +6,20 @@ import { findRoot, isInsideOrSame, resolveExisting, showPath } from '../../sandb
 import type { JsonValue, BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, optionalString, pathParam, shownArg } from './common.js';
+import {
+  asCount,
+  asObjects,
+  asText,
+  below,
+  formatNumber,
+  lastPart,
+  plain,
+  plural,
+  quoted,
+  series,
+  shownPath,
+  summarizer,
+} from '../summaryText.js';
 
 export type SearchFilesArgs = { folder: string; name?: string; contains?: string; maxResults?: number };
 
@@ -81,6 +95,36 @@ export const searchFiles: BuiltinToolDefinition<SearchFilesArgs> = {
       details,
     };
   },
+  summarize: summarizer<SearchFilesArgs>((r, args) => {
+    const folder = asText(r.folder);
+    const matches = asObjects(r.matches);
+    if (folder === undefined || matches === undefined) return null;
+    const name = asText(args.name);
+    const contains = asText(args.contains);
+    const what = [
+      ...(name !== undefined ? [`named like ${quoted(name, 40)}`] : []),
+      ...(contains !== undefined ? [`containing ${quoted(contains, 40)}`] : []),
+    ].join(' and ');
+    const where = shownPath(folder, 70);
+    const more = typeof r.note === 'string' ? ' The search stopped early; there may be more.' : '';
+    if (matches.length === 0) return `Nothing ${what || 'matching'} in ${where}.${more}`;
+    const files = matches.filter((m) => m.kind === 'file').length;
+    const folders = matches.filter((m) => m.kind === 'folder').length;
+    const found = series([
+      ...(files > 0 ? [plural(files, 'file')] : []),
+      ...(folders > 0 ? [plural(folders, 'folder')] : []),
+    ]);
+    const names = matches
+      .map((m) => {
+        const at = asText(m.path);
+        if (at === undefined) return undefined;
+        const line = asCount(m.line);
+        return `${plain(below(folder, at) ?? lastPart(at), 40)}${line !== undefined ? ` (line ${formatNumber(line)})` : ''}`;
+      })
+      .filter((n): n is string => n !== undefined);
+    const head = `${found || plural(matches.length, 'match', 'matches')} ${what || 'found'} in ${where}`;
+    return `${head}${names.length > 0 ? `: ${series(names, matches.length)}` : ''}.${more}`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const namePattern = optionalString(args.name);
     const needle = optionalString(args.contains);

@@ -4,6 +4,7 @@ import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { boolArg, objectSchema, pathParam, shownArg } from './common.js';
 import { discardTrashSlot, errnoCode, formatBytes, keepOldVersion } from './fsHelpers.js';
+import { asCount, asText, formatSize, shownPath, summarizer } from '../summaryText.js';
 
 export type WriteTextArgs = { path: string; content: string; overwrite: boolean };
 
@@ -57,6 +58,14 @@ export const writeText: BuiltinToolDefinition<WriteTextArgs> = {
       ],
     };
   },
+  summarize: summarizer<WriteTextArgs>((r) => {
+    const file = asText(r.path);
+    const bytes = asCount(r.bytes);
+    if (file === undefined || bytes === undefined) return null;
+    const what = `${shownPath(file)} (${formatSize(bytes)})`;
+    if (r.created === true) return `Created ${what}.`;
+    return r.replaced === true ? `Replaced ${what}; Undo brings back the old version.` : null;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     if (typeof args.content !== 'string') throw new ToolError('INVALID_PATH', 'content must be text.');
     if (args.content.length > WRITE_MAX_CHARS) {

@@ -4,6 +4,8 @@ import { composeMessage, fieldsFromArgs, messageProperties } from './compose.js'
 import { describeMessage } from './describeMessage.js';
 import { saveMessage } from './mailFolder.js';
 import { replyTarget } from './mailbox.js';
+import { summarizeDraft } from './mailSummary.js';
+import { summarizer } from '../summaryText.js';
 
 export type MailDraftArgs = Record<string, unknown>;
 
@@ -28,6 +30,7 @@ export const mailDraft: BuiltinToolDefinition<MailDraftArgs> = {
       summary: `Save a draft to ${fields.to} in the mail folder; nothing is sent.`,
     });
   },
+  summarize: summarizer<MailDraftArgs>(summarizeDraft),
   async run(args, ctx): Promise<ToolOutcome> {
     const fields = fieldsFromArgs(args);
     const reply = await replyTarget(ctx, fields.inReplyTo);

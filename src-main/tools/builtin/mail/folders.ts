@@ -1,6 +1,8 @@
 import { objectSchema } from '../files/common.js';
 import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { listFolders, sourceLabel } from './mailbox.js';
+import { summarizeFolders } from './mailSummary.js';
+import { summarizer } from '../summaryText.js';
 
 export type MailFoldersArgs = Record<string, never>;
 
@@ -18,6 +20,7 @@ export const mailFolders: BuiltinToolDefinition<MailFoldersArgs> = {
   describe() {
     return { title: 'List mail folders', summary: 'List your mail folders.', details: [] };
   },
+  summarize: summarizer<MailFoldersArgs>(summarizeFolders),
   async run(_args, ctx): Promise<ToolOutcome> {
     const folders = await listFolders(ctx);
     return {

@@ -2,6 +2,8 @@ import { intArg, objectSchema, optionalString } from '../files/common.js';
 import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { listMail, MAX_FOLDER_CHARS, sourceLabel } from './mailbox.js';
 import { senderAddress, type MailSummary } from './mailMessage.js';
+import { summarizeInbox } from './mailSummary.js';
+import { summarizer } from '../summaryText.js';
 
 export type MailInboxArgs = { limit?: number; query?: string; folder?: string };
 
@@ -48,6 +50,7 @@ export const mailInbox: BuiltinToolDefinition<MailInboxArgs> = {
       ],
     };
   },
+  summarize: summarizer<MailInboxArgs>(summarizeInbox),
   async run(args, ctx): Promise<ToolOutcome> {
     const query = optionalString(args.query);
     const folder = optionalString(args.folder);

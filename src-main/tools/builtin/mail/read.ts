@@ -2,6 +2,8 @@ import { objectSchema, shownArg } from '../files/common.js';
 import type { BuiltinToolDefinition, ToolOutcome } from '../../toolTypes.js';
 import { MAX_ID_CHARS, readMail } from './mailbox.js';
 import { senderAddress } from './mailMessage.js';
+import { summarizeRead } from './mailSummary.js';
+import { summarizer } from '../summaryText.js';
 
 export type MailReadArgs = { id: string };
 
@@ -24,6 +26,7 @@ export const mailRead: BuiltinToolDefinition<MailReadArgs> = {
       details: [{ label: 'Email id', value: shownArg(args.id) }],
     };
   },
+  summarize: summarizer<MailReadArgs>(summarizeRead),
   async run(args, ctx): Promise<ToolOutcome> {
     const message = await readMail(ctx, args.id);
     return { result: { ...message }, untrustedSource: `mail from ${senderAddress(message)}` };

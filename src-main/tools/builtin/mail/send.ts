@@ -6,6 +6,8 @@ import { describeMessage } from './describeMessage.js';
 import { saveMessage } from './mailFolder.js';
 import { replyTarget } from './mailbox.js';
 import { certificateError, tlsOptions } from './serverTls.js';
+import { summarizeSent } from './mailSummary.js';
+import { summarizer } from '../summaryText.js';
 
 export type MailSendArgs = Record<string, unknown>;
 
@@ -65,6 +67,7 @@ export const mailSend: BuiltinToolDefinition<MailSendArgs> = {
       summary: `Send this email to ${fields.to}${cc}. Once sent it cannot be taken back.`,
     });
   },
+  summarize: summarizer<MailSendArgs>(summarizeSent),
   async run(args, ctx): Promise<ToolOutcome> {
     const fields = fieldsFromArgs(args);
     const recipients = checkFields(fields);

@@ -2,6 +2,7 @@ import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { NOTE_LIMITS, findNote } from './notesFolder.js';
+import { asText, plural, quoted, summarizer, wordCount } from '../summaryText.js';
 
 export type NoteReadArgs = { title: string };
 
@@ -23,6 +24,13 @@ export const noteRead: BuiltinToolDefinition<NoteReadArgs> = {
       details: [{ label: 'Note', value: shownArg(args.title) }],
     };
   },
+  summarize: summarizer<NoteReadArgs>((r) => {
+    const title = asText(r.title);
+    if (title === undefined || typeof r.text !== 'string') return null;
+    const words = wordCount(r.text);
+    const cut = typeof r.truncated === 'string' ? ' (only its beginning: it is long)' : '';
+    return `Read the note ${quoted(title)}: ${plural(words, 'word')}${cut}.`;
+  }),
   async run(args, ctx) {
     const note = await findNote(ctx, args.title);
     if (!note) {

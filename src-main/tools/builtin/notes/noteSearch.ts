@@ -1,6 +1,7 @@
 import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { intArg, objectSchema, shownArg } from '../files/common.js';
 import { listNotes } from './notesFolder.js';
+import { asCount, asObjects, asText, plural, quoted, series, summarizer } from '../summaryText.js';
 
 export type NoteSearchArgs = { query?: string; maxResults?: number };
 
@@ -46,6 +47,24 @@ export const noteSearch: BuiltinToolDefinition<NoteSearchArgs> = {
       details: [{ label: 'Words', value: query || '(none: newest notes)' }],
     };
   },
+  summarize: summarizer<NoteSearchArgs>((r, args) => {
+    const notes = asObjects(r.notes);
+    if (notes === undefined) return null;
+    const total = asCount(r.found) ?? notes.length;
+    const query = asText(args.query);
+    const titles = notes.map((n) => asText(n.title)).filter((t): t is string => t !== undefined);
+    const named = series(
+      titles.map((t) => quoted(t, 40)),
+      Math.max(total, titles.length),
+    );
+    if (query === undefined) {
+      if (total === 0) return 'You have no notes yet.';
+      if (total === 1) return `Your only note: ${named}.`;
+      return `Your ${plural(total, 'note')}, the newest first: ${named}.`;
+    }
+    if (total === 0) return `No note contains ${quoted(query, 60)}.`;
+    return `${plural(total, 'note')} ${total === 1 ? 'contains' : 'contain'} ${quoted(query, 40)}: ${named}.`;
+  }),
   async run(args, ctx) {
     const words = (typeof args.query === 'string' ? args.query : '')
       .toLowerCase()

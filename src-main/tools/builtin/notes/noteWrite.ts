@@ -6,6 +6,7 @@ import { objectSchema, shownArg } from '../files/common.js';
 import { lstatOrNull } from '../files/fsHelpers.js';
 import { writePackFile } from '../packFileWrite.js';
 import { NOTE_LIMITS, fileNameFor, findNote, notesRoots, readNoteText, titleOf } from './notesFolder.js';
+import { asText, plural, quoted, summarizer } from '../summaryText.js';
 
 export type NoteWriteArgs = { title: string; text: string };
 
@@ -41,6 +42,14 @@ export const noteWrite: BuiltinToolDefinition<NoteWriteArgs> = {
       ],
     };
   },
+  summarize: summarizer<NoteWriteArgs>((r, args) => {
+    const title = asText(r.title);
+    if (title === undefined) return null;
+    if (r.created === true) return `Created the note ${quoted(title)}.`;
+    if (r.appended !== true) return null;
+    const added = typeof args.text === 'string' ? ` ${plural(args.text.trim().length, 'character')}` : '';
+    return `Added${added} to the end of the note ${quoted(title)}.`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const found = await findNote(ctx, args.title);
     // A title with no note yet may still name a file that exists (a heading that differs): add to it, never replace.

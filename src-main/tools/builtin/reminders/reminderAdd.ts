@@ -7,6 +7,7 @@ import { showDue } from './format.js';
 import { parseDue } from './parseDue.js';
 import { MAX_REMINDERS } from './remindersFile.js';
 import { updateReminders } from './remindersStore.js';
+import { asText, plain, quoted, summarizer } from '../summaryText.js';
 
 export type ReminderAddArgs = { text: string; due: string };
 
@@ -46,6 +47,12 @@ export const reminderAdd: BuiltinToolDefinition<ReminderAddArgs> = {
       ],
     };
   },
+  summarize: summarizer<ReminderAddArgs>((r) => {
+    const text = asText(r.text);
+    const due = asText(r.due);
+    if (text === undefined || due === undefined) return null;
+    return `Set a reminder ${quoted(text)} for ${plain(due, 40)}.`;
+  }),
   async run(args, ctx) {
     const zone = ctx.packs.timeZone;
     const now = DateTime.now();

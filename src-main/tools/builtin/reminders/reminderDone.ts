@@ -3,6 +3,7 @@ import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { reminderView } from './format.js';
 import { updateReminders } from './remindersStore.js';
+import { asObject, asText, quoted, summarizer } from '../summaryText.js';
 
 export type ReminderDoneArgs = { id: string };
 
@@ -23,6 +24,10 @@ export const reminderDone: BuiltinToolDefinition<ReminderDoneArgs> = {
       details: [{ label: 'Reminder', value: shownArg(args.id) }],
     };
   },
+  summarize: summarizer<ReminderDoneArgs>((r) => {
+    const text = asText(asObject(r.done)?.text);
+    return text !== undefined ? `Marked the reminder ${quoted(text)} done.` : null;
+  }),
   async run(args, ctx) {
     const { value, undo } = await updateReminders(ctx, (content) => {
       const reminder = content.reminders.find((r) => r.id === args.id.trim());

@@ -1,6 +1,7 @@
 import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { MAX_EXPRESSION, evaluateSafely } from './safeMath.js';
+import { asText, groupDigits, plain, summarizer } from '../summaryText.js';
 
 export type CalculateArgs = { expression: string };
 
@@ -31,6 +32,12 @@ export const calculate: BuiltinToolDefinition<CalculateArgs> = {
       details: [{ label: 'Expression', value: shownArg(args.expression) }],
     };
   },
+  summarize: summarizer<CalculateArgs>((r) => {
+    const expression = asText(r.expression);
+    const result = asText(r.result);
+    if (expression === undefined || result === undefined) return null;
+    return `${plain(expression, 100)} = ${groupDigits(plain(result, 80))}`;
+  }),
   async run(args) {
     const { text } = await evaluateSafely(args.expression);
     return { result: { expression: args.expression, result: text } };

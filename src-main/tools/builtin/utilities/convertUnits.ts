@@ -2,6 +2,7 @@ import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { evaluateSafely, loadMath } from './safeMath.js';
+import { asNumber, asText, formatNumber, groupDigits, plain, summarizer } from '../summaryText.js';
 
 export type ConvertUnitsArgs = { value: number; from: string; to: string };
 
@@ -42,6 +43,15 @@ export const convertUnits: BuiltinToolDefinition<ConvertUnitsArgs> = {
       details: [],
     };
   },
+  summarize: summarizer<ConvertUnitsArgs>((r) => {
+    const from = asText(r.from);
+    const text = asText(r.result);
+    if (from === undefined || text === undefined) return null;
+    const value = asNumber(r.value);
+    const unit = asText(r.unit);
+    const result = value !== undefined && unit !== undefined ? `${formatNumber(value, 6)} ${unit}` : text;
+    return `${unitsForPeople(from)} = ${unitsForPeople(result)}`;
+  }),
   async run(args) {
     const { math } = await loadMath();
     const from = unitName(args.from);
@@ -66,3 +76,10 @@ export const convertUnits: BuiltinToolDefinition<ConvertUnitsArgs> = {
     };
   },
 };
+
+/** "100 degF" as people write it: "100 °F". */
+function unitsForPeople(text: string): string {
+  return groupDigits(plain(text, 60))
+    .replace(/\bdegC\b/g, '°C')
+    .replace(/\bdegF\b/g, '°F');
+}

@@ -3,6 +3,8 @@ import type { BuiltinToolDefinition } from '../../toolTypes.js';
 import { ToolError } from '../../toolTypes.js';
 import { objectSchema, shownArg } from '../files/common.js';
 import { relativeDuration } from '../reminders/parseDue.js';
+import type { JsonObject, LooseArgs } from '../summaryText.js';
+import { asNumber, asText, dateText, plain, plural, summarizer, wallTime, weekdayShort } from '../summaryText.js';
 
 export type DateCalcArgs = {
   operation: 'add' | 'subtract' | 'difference' | 'convert_zone' | 'weekday';
@@ -121,7 +123,75 @@ export const dateCalcTool: BuiltinToolDefinition<DateCalcArgs> = {
       details: [],
     };
   },
+  summarize: summarizer<DateCalcArgs>(summarizeDateCalc),
   async run(args, ctx) {
     return { result: dateCalc(args, ctx.packs.timeZone, DateTime.now()) };
   },
 };
+
+/** "1 Dec 2026", "Tue 1 Dec 2026, 09:00" (with `weekday`; a time of midnight is left out), or the text as given. */
+function when(value: unknown, options: { weekday?: boolean } = {}): string | undefined {
+  const w = wallTime(value);
+  if (w === undefined) return asText(value) !== undefined ? plain(value as string, 40) : undefined;
+  const day = `${options.weekday ? `${weekdayShort(w)} ` : ''}${dateText(w, { year: 'always' })}`;
+  return w.time !== undefined && w.time !== '00:00' ? `${day}, ${w.time}` : day;
+}
+
+/** "2 days, 12 hours" from luxon's "2 days, 12 hours, 0 minutes" (or "-2 days, …"), leaving out the zeros. */
+function lengthText(days: number | undefined, exactly: string | undefined): string | undefined {
+  if (days !== undefined && Number.isInteger(days)) return plural(Math.abs(days), 'day');
+  if (exactly === undefined) return days !== undefined ? `${Math.abs(days)} days` : undefined;
+  const parts = plain(exactly, 80)
+    .split(/,\s*/)
+    .map((part) => part.replace(/^-/, ''))
+    .filter((part) => !/^0 /.test(part));
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+function summarizeDateCalc(r: JsonObject, args: LooseArgs<DateCalcArgs>): string | null {
+  const operation =
+    typeof args.operation === 'string'
+      ? args.operation
+      : 'local' in r
+        ? 'convert_zone'
+        : 'days' in r
+          ? 'difference'
+          : 'date' in r
+            ? 'weekday'
+            : undefined;
+  switch (operation) {
+    case 'add':
+    case 'subtract': {
+      const result = when(r.result, { weekday: true });
+      if (result === undefined) return null;
+      const duration = asText(args.duration);
+      const start = when(args.date);
+      if (duration === undefined || start === undefined) return `The date is ${result}.`;
+      return `${plain(duration, 40)} ${operation === 'add' ? 'after' : 'before'} ${start}: ${result}.`;
+    }
+    case 'difference': {
+      const from = when(r.from);
+      const to = when(r.to);
+      const days = asNumber(r.days);
+      const length = lengthText(days, asText(r.exactly));
+      if (from === undefined || to === undefined || length === undefined) return null;
+      if (days === 0 && /^0 /.test(length)) return `${to} is the same time as ${from}.`;
+      return `${to} is ${length} ${days !== undefined && days < 0 ? 'before' : 'after'} ${from}.`;
+    }
+    case 'convert_zone': {
+      const from = when(r.from, { weekday: true });
+      const local = asText(r.local);
+      const zone = asText(r.zone);
+      if (from === undefined || local === undefined || zone === undefined) return null;
+      return `${from} is ${plain(local, 40)} in ${plain(zone, 40)}.`;
+    }
+    case 'weekday': {
+      const date = when(r.date);
+      const weekday = asText(r.weekday);
+      if (date === undefined || weekday === undefined) return null;
+      return `${date} is a ${plain(weekday, 20)}.`;
+    }
+    default:
+      return null;
+  }
+}

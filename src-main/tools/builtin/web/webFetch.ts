@@ -3,6 +3,7 @@ import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, shownArg } from '../files/common.js';
 import { decodeBody, DEFAULT_MAX_BYTES, guardedGet, webUrl } from './guardedGet.js';
 import { pageText } from './pageText.js';
+import { asText, hostOf, plural, quoted, summarizer, wordCount } from '../summaryText.js';
 
 export type WebFetchArgs = { url: string; maxChars?: number };
 
@@ -66,6 +67,16 @@ export const webFetch: BuiltinToolDefinition<WebFetchArgs> = {
       details: [{ label: 'Address', value: url }],
     };
   },
+  summarize: summarizer<WebFetchArgs>((r) => {
+    const url = asText(r.url);
+    if (url === undefined || typeof r.text !== 'string') return null;
+    const host = hostOf(url);
+    const title = asText(r.title);
+    const words = plural(wordCount(r.text), 'word');
+    const amount = r.truncated === true ? `the first ${words}` : words;
+    const page = title !== undefined ? `the page ${quoted(title)} at ${host}` : `the page at ${host}`;
+    return `Read ${page} (${amount}).`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const maxChars = intArg(args.maxChars, FETCH_DEFAULT_CHARS, 500, FETCH_MAX_CHARS);
     const url = webUrl(args.url);

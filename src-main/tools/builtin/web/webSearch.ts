@@ -2,6 +2,7 @@ import type { JsonValue, BuiltinToolDefinition, ToolOutcome } from '../../toolTy
 import { ToolError } from '../../toolTypes.js';
 import { intArg, objectSchema, shownArg } from '../files/common.js';
 import { decodeBody, guardedGet, webUrl } from './guardedGet.js';
+import { asObjects, asText, hostOf, plural, quoted, summarizer } from '../summaryText.js';
 
 export type WebSearchArgs = { query: string; limit?: number };
 
@@ -78,6 +79,18 @@ export const webSearch: BuiltinToolDefinition<WebSearchArgs> = {
       details: [{ label: 'Query', value: query }],
     };
   },
+  summarize: summarizer<WebSearchArgs>((r, args) => {
+    const results = asObjects(r.results);
+    const query = asText(r.query) ?? asText(args.query);
+    if (results === undefined || query === undefined) return null;
+    if (results.length === 0) return `No results for ${quoted(query)}.`;
+    const [first] = results;
+    const title = asText(first?.title);
+    const url = asText(first?.url);
+    const top =
+      title !== undefined ? `, the first ${quoted(title, 50)}${url !== undefined ? ` (${hostOf(url)})` : ''}` : '';
+    return `${plural(results.length, 'result')} for ${quoted(query)}${top}.`;
+  }),
   async run(args, ctx): Promise<ToolOutcome> {
     const query = shownArg(args.query).trim();
     if (!query) throw new ToolError('INVALID_INPUT', 'The search query is empty.');
