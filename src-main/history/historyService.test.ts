@@ -42,6 +42,37 @@ describe('history search', () => {
     expect(ids(history.search('packing.txt'))).toEqual(['broken']);
   });
 
+  it("quotes a call's snippet from its words for people, not from its arguments' keys and numbers", () => {
+    const store = openStore(':memory:');
+    store.tasks.create({ id: 'w', title: 'Write hello', now: NOW });
+    store.toolCalls.insert({
+      id: 'c-write',
+      taskId: 'w',
+      tool: 'write_text',
+      args: { path: '/tmp/docs/hello.txt', content: 'hi there', overwrite: false },
+      description: { title: 'Write a text file', summary: 'Write /tmp/docs/hello.txt', details: [] },
+      risk: 'write',
+      gate: 'none',
+      state: 'approved',
+      taint: [],
+      now: NOW,
+    });
+    store.toolCalls.start('c-write', NOW);
+    store.toolCalls.finish('c-write', {
+      state: 'done',
+      result: { path: '/tmp/docs/hello.txt', created: true, bytes: 20 },
+      summary: 'Created /tmp/docs/hello.txt (20 bytes).',
+      now: NOW + 1,
+    });
+    const { history } = service(store);
+    const [hit] = history.search('hello');
+    expect(hit?.target).toEqual({ kind: 'toolCall', id: 'c-write' });
+    expect(hit?.snippet).toMatch(/Write a text file|Created \/tmp\/docs\/hello\.txt/);
+    expect(hit?.snippet).not.toMatch(/overwrite|\b0\b|\b20 1\b|created/);
+    // Its summary is searchable too.
+    expect(ids(history.search('created'))).toEqual(['w']);
+  });
+
   it('matches the word being typed as a prefix, and needs every word', () => {
     const { history } = seeded();
     expect(ids(history.search('lisb')).sort()).toEqual(['broken', 'trip']);

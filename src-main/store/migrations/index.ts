@@ -10,6 +10,7 @@ import { migration009 } from './009_decisions.js';
 import { migration010 } from './010_mcp_trust.js';
 import { migration011 } from './011_reasoning_tokens.js';
 import { migration012 } from './012_result_summary.js';
+import { migration013 } from './013_search_text.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A new schema change is a new file appended here, never an edit of an old one. */
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration010,
   migration011,
   migration012,
+  migration013,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
