@@ -1,7 +1,6 @@
-import { HomebodyError, type Message, type ToolCall } from '../../src-shared/contract/index.js';
-import type { Host } from '../host/hostTypes.js';
+import { HomebodyError, type ToolCall } from '../../src-shared/contract/index.js';
 import { UsageError, dataDirFrom, parseSubcommand } from './args.js';
-import { printJson, withCliHost } from './hostForCli.js';
+import { printJson, replyEnds, withCliHost } from './hostForCli.js';
 import { toCallJson } from './toolsCommand.js';
 
 export const APPROVALS_USAGE = `homebody approvals list|approve ID|deny ID [--reason TEXT] [--no-continue] [--data-dir DIR] [--json]
@@ -12,26 +11,6 @@ export const APPROVALS_USAGE = `homebody approvals list|approve ID|deny ID [--re
 function line(call: ToolCall): string {
   const taint = call.taint.length ? ` [after untrusted content: ${call.taint.join(', ')}]` : '';
   return `${call.id}  ${call.state.padEnd(11)} ${call.description.title}: ${call.description.summary}${taint}`;
-}
-
-/** The assistant replies that end while this command runs, by message id. */
-function replyEnds(host: Host) {
-  const ended = new Map<string, Message>();
-  const waiting = new Map<string, (message: Message) => void>();
-  const stop = host.subscribe((event) => {
-    if (event.type !== 'message.finished') return;
-    ended.set(event.message.id, event.message);
-    waiting.get(event.message.id)?.(event.message);
-  });
-  return {
-    of: (id: string): Promise<Message> =>
-      new Promise((resolve) => {
-        const done = ended.get(id);
-        if (done) resolve(done);
-        else waiting.set(id, resolve);
-      }),
-    stop,
-  };
 }
 
 export async function approvalsCommand(args: string[]): Promise<number> {

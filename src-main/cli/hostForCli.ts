@@ -1,3 +1,4 @@
+import type { Message } from '../../src-shared/contract/index.js';
 import { createHost } from '../host/createHost.js';
 import type { Host } from '../host/hostTypes.js';
 
@@ -35,4 +36,27 @@ export async function withCliHost<T>(dataDir: string, fn: (host: Host) => Promis
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/**
+ * The replies that end while a command runs, by message id, from the moment it is called: a reply may end before
+ * the request that started it has answered, so a command subscribes first and asks for the reply's end after.
+ */
+export function replyEnds(host: Host) {
+  const ended = new Map<string, Message>();
+  const waiting = new Map<string, (message: Message) => void>();
+  const stop = host.subscribe((event) => {
+    if (event.type !== 'message.finished') return;
+    ended.set(event.message.id, event.message);
+    waiting.get(event.message.id)?.(event.message);
+  });
+  return {
+    of: (id: string): Promise<Message> =>
+      new Promise((resolve) => {
+        const done = ended.get(id);
+        if (done) resolve(done);
+        else waiting.set(id, resolve);
+      }),
+    stop,
+  };
 }

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { ThinkingSettingSchema, type Message } from '../../src-shared/contract/index.js';
+import { ThinkingSettingSchema } from '../../src-shared/contract/index.js';
 import { DEFAULT_MAX_TOKENS } from '../agent/chatRunner.js';
 import { createHost } from '../host/createHost.js';
 import type { Host } from '../host/hostTypes.js';
 import { HOST_OPTIONS, UsageError, dataDirFrom, replyOverrides, usageErrors, pathArgument } from './args.js';
-import { printNotices } from './hostForCli.js';
+import { printNotices, replyEnds } from './hostForCli.js';
 import { answerNote, runJson, statsLine } from './runOutput.js';
 
 export type { RunJson } from './runOutput.js';
@@ -52,14 +52,7 @@ export async function runCommand(args: string[]): Promise<number> {
     const percent = Math.floor(event.state.progress * 10) * 10;
     if (percent !== reported) process.stderr.write(`\rLoading model… ${(reported = percent)}%`);
   });
-  // Every reply's end, by its message: the one this command waits for may end before chat.send has answered.
-  const finished = new Map<string, Message>();
-  let onFinished: (() => void) | undefined;
-  const offFinished = host.subscribe((event) => {
-    if (event.type !== 'message.finished') return;
-    finished.set(event.message.id, event.message);
-    onFinished?.();
-  });
+  const finished = replyEnds(host);
   try {
     await printNotices(host);
     // Without --model, the model this data folder used last, as the app and `serve` open it at start.
@@ -82,13 +75,7 @@ export async function runCommand(args: string[]): Promise<number> {
         });
     const stopOnSignal = () => void host.invoke('chat.stop', { taskId: sent.taskId }).catch(() => undefined);
     process.once('SIGINT', stopOnSignal);
-    const final = await new Promise<Message>((done) => {
-      onFinished = () => {
-        const message = finished.get(sent.assistantMessageId);
-        if (message) done(message);
-      };
-      onFinished();
-    });
+    const final = await finished.of(sent.assistantMessageId);
     process.off('SIGINT', stopOnSignal);
     offText();
 
@@ -107,7 +94,7 @@ export async function runCommand(args: string[]): Promise<number> {
     }
     return 0;
   } finally {
-    offFinished();
+    finished.stop();
     await host.dispose();
   }
 }

@@ -73,6 +73,9 @@ export const TaskDetailSchema = z.object({
 });
 export type TaskDetail = z.infer<typeof TaskDetailSchema>;
 
+/** The shortest start of an id that names one task or one queued call, as a person copies it from a list. */
+export const ID_PREFIX_MIN = 4;
+
 /** The longest message the chat takes, in characters; the model's context may allow less (messageTooLong). */
 export const MAX_MESSAGE_CHARS = 100_000;
 

@@ -1,4 +1,10 @@
-import { HomebodyError, type HostEvent, type ModelState, type ToolCall } from '../../../src-shared/contract/index.js';
+import {
+  HomebodyError,
+  ID_PREFIX_MIN,
+  type HostEvent,
+  type ModelState,
+  type ToolCall,
+} from '../../../src-shared/contract/index.js';
 import { agentToolsFrom } from '../../agent/agentTools.js';
 import { ChatRunner, tasksToContinue, type ReplyOptions } from '../../agent/chatRunner.js';
 import type { ToolActions } from '../../agent/toolActions.js';
@@ -22,9 +28,6 @@ export interface ChatServiceDeps {
   /** The length cap and temperature the caller fixes; the environment's defaults fill the rest. */
   readonly reply?: Partial<ReplyOptions>;
 }
-
-/** The shortest start of an id that names a task (`homebody history show 3f2a`). */
-const ID_PREFIX_MIN = 4;
 
 /** How long after a change the next task's tools are evaluated: a burst of changes gives one evaluation. */
 const PREPARE_DELAY_MS = 300;

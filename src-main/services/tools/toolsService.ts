@@ -1,4 +1,10 @@
-import { HomebodyError, type Policy, type ToolCall, type ToolCallOutcome } from '../../../src-shared/contract/index.js';
+import {
+  HomebodyError,
+  ID_PREFIX_MIN,
+  type Policy,
+  type ToolCall,
+  type ToolCallOutcome,
+} from '../../../src-shared/contract/index.js';
 import { ToolActions, type ProposalResult } from '../../agent/toolActions.js';
 import type { Store } from '../../store/store.js';
 import type { ToolRegistry } from '../../tools/registry.js';
@@ -81,7 +87,7 @@ export function createToolsService(deps: ToolsServiceDeps) {
   });
   /** A call's id, or the start of the id of one call in the queue (at least 4 characters), as copied from a list. */
   const queuedId = (given: string): string => {
-    if (store.toolCalls.get(given) || given.length < 4) return given;
+    if (store.toolCalls.get(given) || given.length < ID_PREFIX_MIN) return given;
     const matching = actions.queue().filter((call) => call.id.startsWith(given));
     if (matching.length > 1) {
       throw new HomebodyError(
