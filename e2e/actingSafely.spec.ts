@@ -57,10 +57,13 @@ test('read, rename, move and delete: prompts in the chat, the queue for the dele
   await expect(page.getByTestId('chat')).toBeVisible();
   const card = (tool: string) => page.locator(`[data-testid="toolcall-card"][data-tool="${tool}"]`).last();
 
-  // 1. A read asks first; Enter allows it once.
+  // 1. A read asks first; the reply ends there and the task waits for the user (the prompt keeps the focus, so
+  // Enter allows it once); answered, the task goes on.
   await sendMessage(page, "what's in my Reports folder?");
   await expect(page.getByTestId('permission-prompt')).toBeVisible();
   await expect(card('list_folder')).toContainText(reports);
+  await expect(page.locator('[data-testid="task-item"][aria-current="true"]')).toContainText('Waiting for you');
+  await expect(page.getByTestId('stop-button')).toHaveCount(0);
   await page.keyboard.press('Enter');
   await expect(card('list_folder')).toHaveAttribute('data-state', 'done');
   await expect(card('list_folder')).toContainText('draft.txt');

@@ -189,7 +189,7 @@ test("a task's tool calls show in its timeline, and a file it wrote can be undon
   await expect(written).toContainText('Done');
   const expired = page.locator('[data-testid="toolcall-card"][data-tool="list_folder"]');
   await expect(expired).toHaveAttribute('data-state', 'expired');
-  await expect(expired).toContainText('Expired');
+  await expect(expired).toContainText('Not run: no answer');
   await expect(page.getByTestId('permission-prompt')).toHaveCount(0);
 
   // The timeline puts the calls after the messages that came before them.

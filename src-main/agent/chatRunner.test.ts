@@ -2,11 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HostEvent, Message, ModelState } from '../../src-shared/contract/index.js';
+import type { HostEvent, Message, ModelState, ToolCall } from '../../src-shared/contract/index.js';
 import type { ChatEngine, GenerateOptions, GenerateResult } from '../llm/engineTypes.js';
 import { storageFailure } from '../store/db.js';
 import { openStore, type Store } from '../store/store.js';
-import { ChatRunner, MAX_TOOL_STEPS, continuationPrompt, historyOf, tasksToContinue, titleFrom } from './chatRunner.js';
+import {
+  ChatRunner,
+  LoopGuard,
+  MAX_TOOL_STEPS,
+  callsOfRequest,
+  continuationPrompt,
+  historyOf,
+  tasksToContinue,
+  titleFrom,
+} from './chatRunner.js';
 
 const READY: ModelState = {
   status: 'ready',
@@ -117,42 +126,37 @@ describe('ChatRunner', () => {
     expect(await runner.stop(sent.taskId)).toBe(false);
   });
 
-  it('refuses a second reply while one is running, and a missing task', async () => {
-    const { runner } = setup({ waitForAbort: true });
+  it("refuses a second message to a task while its reply runs, and a missing task; another task's waits its turn", async () => {
+    const { runner, calls, store } = setup({ waitForAbort: true });
     const sent = runner.send(null, 'first', OPTIONS);
-    // The refusal names the task that holds the model, and says what frees it.
-    expect(() => runner.send(null, 'second', OPTIONS)).toThrowError(
+    expect(() => runner.send(sent.taskId, 'again', OPTIONS)).toThrowError(
       expect.objectContaining({
         code: 'TASK_BUSY',
-        message:
-          'The task "first" is still being written, and one reply is written at a time. Wait for it to finish, or stop it.',
+        message: expect.stringMatching(/^This task is still being written/),
       }),
     );
-    expect(() => runner.send(sent.taskId, 'again', OPTIONS)).toThrowError(/^This task is still being written/);
+    // Another task is not refused: its reply is there at once and is written once the engine is free.
+    const other = runner.send(null, 'second', OPTIONS);
+    expect(store.messages.get(other.assistantMessageId)?.state).toBe('streaming');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls.map((c) => c.prompt)).toEqual(['first']);
+    await runner.stop(sent.taskId);
+    await vi.waitFor(() => expect(calls.map((c) => c.prompt)).toEqual(['first', 'second']));
     await runner.stopAll();
     expect(() => runner.send('nope', 'hi', OPTIONS)).toThrowError(expect.objectContaining({ code: 'TASK_NOT_FOUND' }));
     expect(runner.isRunning(sent.taskId)).toBe(false);
   });
 
-  it('says so when the reply that holds the model waits for the user at a prompt', () => {
-    const { runner, store } = setup({ waitForAbort: true });
-    const sent = runner.send(null, 'rename the draft', OPTIONS);
-    store.toolCalls.insert({
-      id: 'asking',
-      taskId: sent.taskId,
-      tool: 'move',
-      args: {},
-      description: { title: 'Move', summary: 'draft.txt to final.txt', details: [] },
-      risk: 'write',
-      gate: 'prompt',
-      state: 'pending',
-      taint: [],
-      now: 1,
-    });
-    expect(() => runner.send(null, 'what time is it?', OPTIONS)).toThrowError(
-      'The task "rename the draft" is waiting for you to answer a prompt, and one reply is written at a time. Answer it (or stop that reply) first.',
-    );
-    return runner.stopAll();
+  it('ends a reply stopped while it waits for the engine at once, without the engine', async () => {
+    const { runner, calls, store } = setup({ waitForAbort: true });
+    const first = runner.send(null, 'first', OPTIONS);
+    const waiting = runner.send(null, 'second', OPTIONS);
+    expect(await runner.stop(waiting.taskId)).toBe(true);
+    expect(store.messages.get(waiting.assistantMessageId)?.state).toBe('stopped');
+    expect(store.tasks.get(waiting.taskId)?.status).toBe('stopped');
+    expect(runner.isRunning(first.taskId)).toBe(true);
+    await runner.stop(first.taskId);
+    expect(calls.map((c) => c.prompt)).toEqual(['first']);
   });
 
   it('refuses to send without a ready model', () => {
@@ -366,6 +370,7 @@ describe('ChatRunner on a full disk', () => {
         call: async () => {
           throw full;
         },
+        lapsePrompts: () => undefined,
       },
     });
     expect(await runner.send(null, 'go', OPTIONS).done).toMatchObject({ state: 'failed', error: STORAGE_FULL.message });
@@ -401,9 +406,10 @@ describe('ChatRunner with tools', () => {
     return { engine, told };
   }
 
-  function run(calls: Array<[string, unknown]>) {
+  function run(calls: Array<[string, unknown]>, waitsForAnswer: (name: string) => boolean = () => false) {
     const { engine, told } = callingEngine(calls);
     const executed: Array<[string, unknown]> = [];
+    const lapsed: Array<[string, string]> = [];
     const store = openStore(':memory:');
     const runner = new ChatRunner({
       engine,
@@ -413,12 +419,33 @@ describe('ChatRunner with tools', () => {
         offered: () => [{ name: 'list_folder', description: 'list', parameters: { type: 'object' } }],
         call: async (_taskId, name, args) => {
           executed.push([name, args]);
-          return 'ok';
+          return { told: 'ok', waitsForAnswer: waitsForAnswer(name) };
         },
+        lapsePrompts: (taskId, why) => void lapsed.push([taskId, why]),
       },
     });
-    return { done: runner.send(null, 'go', OPTIONS).done, executed, told };
+    const sent = runner.send(null, 'go', OPTIONS);
+    return { done: sent.done, sent, executed, told, runner, store, lapsed };
   }
+
+  it("ends the reply at a call that waits for the user's answer: complete, the model free, nothing more called", async () => {
+    const { done, sent, executed, store, runner, lapsed } = run(
+      [
+        ['list_folder', { path: 'a' }],
+        ['move', { from: 'a', to: 'b' }],
+        ['list_folder', { path: 'b' }],
+      ],
+      (name) => name === 'move',
+    );
+    const reply = await done;
+    expect(executed.map(([name]) => name)).toEqual(['list_folder', 'move']);
+    expect(reply).toMatchObject({ state: 'complete', error: null });
+    expect(store.tasks.get(sent.taskId)?.status).toBe('completed');
+    expect(runner.isRunning(sent.taskId)).toBe(false);
+    // Writing again in the task instead of answering lets the prompt lapse.
+    await runner.send(sent.taskId, 'never mind', OPTIONS).done;
+    expect(lapsed).toEqual([[sent.taskId, 'new-message']]);
+  });
 
   it('refuses a call repeated a third time, and stops a model that keeps repeating it', async () => {
     const same: [string, unknown] = ['list_folder', { path: 'Reports' }];
@@ -438,6 +465,30 @@ describe('ChatRunner with tools', () => {
     expect(told[MAX_TOOL_STEPS]).toMatch(/Step limit reached/);
     expect(reply.error).toMatch(new RegExp(`more than ${MAX_TOOL_STEPS} tool calls`));
     expect(told.length).toBeLessThan(20);
+  });
+});
+
+describe('LoopGuard across the replies of one request', () => {
+  it('counts the calls made for the request before a continuation toward its limit', () => {
+    const earlier = Array.from({ length: MAX_TOOL_STEPS }, (_, i) => ({ name: 'list_folder', args: { path: `${i}` } }));
+    expect(new LoopGuard(earlier).check('list_folder', { path: 'new' })).toMatch(/Step limit reached/);
+    expect(new LoopGuard(earlier.slice(1)).check('list_folder', { path: 'new' })).toBeUndefined();
+    const same = [
+      { name: 'move', args: { from: 'a' } },
+      { name: 'move', args: { from: 'a' } },
+    ];
+    expect(new LoopGuard(same).check('move', { from: 'a' })).toMatch(/already called move/);
+  });
+
+  it("takes the calls since the user's last message, not refusals", () => {
+    const base = { taskId: 't', seq: 0, reasoning: '', stats: null, error: null, state: 'complete' as const };
+    const messages = [
+      { ...base, id: 'u1', role: 'user' as const, text: 'one', createdAt: 1 },
+      { ...base, id: 'u2', role: 'user' as const, text: 'two', createdAt: 10 },
+    ];
+    const call = (id: string, createdAt: number, state: ToolCall['state']) => ({ id, createdAt, state }) as ToolCall;
+    const calls = [call('old', 5, 'done'), call('new', 11, 'done'), call('refused', 12, 'rejected')];
+    expect(callsOfRequest(messages, calls).map((c) => c.id)).toEqual(['new']);
   });
 });
 
@@ -611,6 +662,46 @@ describe('a task that goes on after the approval queue', () => {
     await vi.waitFor(() => expect(calls).toHaveLength(2));
     await runner.stop('other');
     expect(await continued.done).toMatchObject({ state: 'stopped' });
+  });
+
+  it('keeps a task listed as replying when it goes on before its first reply has ended (a quick answer)', async () => {
+    const store = openStore(':memory:');
+    let endFirst!: () => void;
+    const first = new Promise<void>((resolve) => (endFirst = resolve));
+    let continuationStarted!: () => void;
+    const started = new Promise<void>((resolve) => (continuationStarted = resolve));
+    let endContinuation!: () => void;
+    const continuation = new Promise<void>((resolve) => (endContinuation = resolve));
+    let generated = 0;
+    const engine: ChatEngine = {
+      state: READY,
+      onStateChange: () => () => undefined,
+      load: async () => READY,
+      dispose: async () => undefined,
+      async generate(): Promise<GenerateResult> {
+        if (++generated === 1) await first;
+        else {
+          continuationStarted();
+          await continuation;
+        }
+        const stats = { promptTokens: 1, completionTokens: 1, ttftMs: 1, tokensPerSecond: 1 };
+        return { text: '', reasoning: '', stopReason: 'complete', stats, evaluatedPromptTokens: 1 };
+      },
+    };
+    const runner = new ChatRunner({ engine, store, emit: () => undefined });
+    const sent = runner.send(null, 'rename the draft', OPTIONS);
+    queued(store, 'q', sent.taskId);
+    const continued = runner.continueTask(sent.taskId, [decide(store, 'q', 'done')], OPTIONS)!;
+    endFirst();
+    await sent.done;
+    await started;
+    expect(runner.isRunning(sent.taskId)).toBe(true);
+    expect(() => runner.send(sent.taskId, 'again', OPTIONS)).toThrowError(
+      expect.objectContaining({ code: 'TASK_BUSY' }),
+    );
+    endContinuation();
+    await continued.done;
+    expect(runner.isRunning(sent.taskId)).toBe(false);
   });
 
   it('without a model, the reply says so and the task fails; a deleted task goes on with nothing', async () => {

@@ -31,12 +31,24 @@ export const MAX_TOOL_STEPS = 8;
 /** The same call (tool and arguments) this many times in one reply means the model is looping. */
 export const MAX_IDENTICAL_CALLS = 3;
 
-/** Counts a reply's tool calls and decides when the model is running away. */
+/**
+ * Counts a request's tool calls and decides when the model is running away. A reply that goes on with the request
+ * after the user decided (a prompt, the queue) starts from the calls made for it before (`earlier`): the limit is the
+ * request's, not each reply's.
+ */
 export class LoopGuard {
   private steps = 0;
   private refusals = 0;
   private readonly seen = new Map<string, number>();
   stoppedBecause: string | null = null;
+
+  constructor(earlier: ReadonlyArray<{ readonly name: string; readonly args: unknown }> = []) {
+    for (const call of earlier) {
+      this.steps++;
+      const key = `${call.name} ${JSON.stringify(call.args)}`;
+      this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
+    }
+  }
 
   /** undefined: go ahead; a string: what the model is told instead of running the call. */
   check(name: string, args: unknown): string | undefined {
@@ -120,7 +132,11 @@ export function toolCallTurn(call: ToolCall): ChatTurn {
           ? `denied by the user${call.reason ? `: ${call.reason}` : ''}`
           : call.state === 'pending' && call.gate === 'queue'
             ? 'waiting in the approval queue'
-            : call.state;
+            : call.state === 'pending'
+              ? "waiting for the user's answer"
+              : call.state === 'expired'
+                ? 'not run: the user did not answer'
+                : call.state;
   return { role: 'assistant', text: `[${call.tool}: ${call.description.summary}] ${outcome}` };
 }
 
@@ -142,19 +158,30 @@ export function historyOf(messages: readonly Message[], calls: readonly ToolCall
   return items.sort((a, b) => a.at - b.at || a.order - b.order).map((item) => item.turn);
 }
 
-/** The states a call ends in once the user decided it in the queue (and it ran, or not). */
+/** The states a call ends in once the user decided it in the queue or at a prompt (and it ran, or not). */
 const DECIDED: ReadonlySet<ToolCall['state']> = new Set(['done', 'failed', 'denied']);
 
+/** Where the user decided the calls a task goes on after: the approval queue, or a prompt in the chat. */
+export type DecidedIn = 'queue' | 'prompt';
+
 /**
- * What the model is told when a task goes on after the user decided the calls it left in the approval queue: each
- * call with its outcome, and the request it was working on. Written by Homebody, never shown as the user's message.
+ * What the model is told when a task goes on after the user decided the calls it waited on (in the approval queue,
+ * or at a prompt in the chat): each call with its outcome, and the request it was working on. Written by Homebody,
+ * never shown as the user's message.
  */
-export function continuationPrompt(request: string, decided: readonly ToolCall[]): string {
+export function continuationPrompt(request: string, decided: readonly ToolCall[], from: DecidedIn = 'queue'): string {
   const outcomes = decided.map((call) => toolCallTurn(call).text).join('\n');
+  const what = from === 'queue' ? 'the calls that waited in the approval queue' : 'what you asked permission for';
   return (
-    `[Homebody] The user decided the calls that waited in the approval queue:\n${outcomes}\n` +
+    `[Homebody] The user decided ${what}:\n${outcomes}\n` +
     `Go on with their request ("${request}"): do what is left of it, or tell them what was done.`
   );
+}
+
+/** The calls made for the task's latest request (since its last message from the user), for its step limit. */
+export function callsOfRequest(messages: readonly Message[], calls: readonly ToolCall[]): ToolCall[] {
+  const since = messages.findLast((m) => m.role === 'user')?.createdAt ?? -Infinity;
+  return calls.filter((call) => call.createdAt >= since && call.state !== 'rejected');
 }
 
 /**
@@ -175,6 +202,9 @@ export function tasksToContinue(
   return byTask;
 }
 
+/** A reply stopped while it waited for the engine. */
+class StoppedBeforeStart extends Error {}
+
 const OUTCOME: Record<GenerateResult['stopReason'], { message: MessageState; task: TaskStatus }> = {
   complete: { message: 'complete', task: 'completed' },
   maxTokens: { message: 'truncated', task: 'completed' },
@@ -188,6 +218,10 @@ const OUTCOME: Record<GenerateResult['stopReason'], { message: MessageState; tas
  */
 export class ChatRunner {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<Message> }>();
+  /** Settles when the last reply asked for has ended: each reply waits for the ones before it (one engine). */
+  private lane: Promise<void> = Promise.resolve();
+  /** Replies that took a turn and have not ended: none, and a new one starts at once. */
+  private turns = 0;
   /** The ends of replies the database could not take (a full disk), by message id: written before the next reply. */
   private readonly unrecorded = new Map<string, () => void>();
   private readonly now: () => number;
@@ -221,9 +255,12 @@ export class ChatRunner {
     if (state.status !== 'ready') throw new HomebodyError('NO_MODEL', 'No model is loaded. Open a GGUF model first.');
     // A message the model cannot take is refused here, before a task or a message is saved.
     engine.checkMessage?.(text);
-    if (this.running.size > 0) throw this.busy(taskId);
+    // Another task's reply does not refuse this one: it waits for the engine. The same task's does.
+    if (taskId !== null && this.running.has(taskId)) throw this.busy();
 
     this.writeUnrecorded();
+    // A prompt the user wrote past instead of answering lapses: the model goes on from the new message.
+    if (taskId !== null && store.tasks.get(taskId)) this.deps.tools?.lapsePrompts(taskId, 'new-message');
     const now = this.now();
     const { id, history, context, user, reply } = this.transaction(() => {
       let id = taskId;
@@ -259,9 +296,13 @@ export class ChatRunner {
     emit({ type: 'message.created', message: reply });
 
     const controller = new AbortController();
-    const done = this.stream(id, reply, history, { prompt: text, ...context }, options, controller.signal).finally(() =>
-      this.running.delete(id),
-    );
+    const turn = this.takeTurn(controller.signal);
+    const write = () => this.stream(id, reply, history, { prompt: text, ...context }, [], options, controller.signal);
+    const done: Promise<Message> = (turn.ready ? turn.ready.then(write) : write()).finally(() => {
+      turn.release();
+      // The task may have gone on meanwhile (a prompt answered before this reply ended): that reply stays listed.
+      if (this.running.get(id)?.done === done) this.running.delete(id);
+    });
     this.running.set(id, { controller, done });
     return { taskId: id, userMessageId: user.id, assistantMessageId: reply.id, done };
   }
@@ -278,6 +319,7 @@ export class ChatRunner {
     decided: readonly ToolCall[],
     options: ReplyOptions,
     ready: () => Promise<void> = async () => {},
+    from: DecidedIn = 'queue',
   ): Continued | undefined {
     const { store, emit } = this.deps;
     if (!store.tasks.get(taskId)) return undefined;
@@ -308,20 +350,20 @@ export class ChatRunner {
         now,
       });
       store.tasks.setStatus(taskId, 'running', now);
-      return { history, context, reply, request: lastRequest.text };
+      return { history, context, reply, request: lastRequest.text, earlier: callsOfRequest(messages, calls) };
     });
     if (!started) return undefined;
-    const { history, context, reply, request } = started;
+    const { history, context, reply, request, earlier } = started;
     this.emitTask(taskId);
     emit({ type: 'message.created', message: reply });
 
-    const earlier = [...this.running.values()];
     const controller = new AbortController();
+    const turn = this.takeTurn(controller.signal);
     // Stopping the continuation stops the task's own reply too, if that one is still being written.
     const own = this.running.get(taskId);
     if (own) controller.signal.addEventListener('abort', () => own.controller.abort(), { once: true });
     const done = (async () => {
-      await Promise.all(earlier.map((run) => run.done));
+      if (turn.ready) await turn.ready;
       let failure: string | null = null;
       try {
         await ready();
@@ -338,32 +380,56 @@ export class ChatRunner {
         this.emitTask(taskId);
         return final;
       }
-      const prompt = continuationPrompt(request, decided);
-      return this.stream(taskId, reply, history, { prompt: request, ...context }, options, controller.signal, prompt);
+      const prompt = continuationPrompt(request, decided, from);
+      const asked = { prompt: request, ...context };
+      const steps = earlier.map((call) => ({ name: call.tool, args: call.args }));
+      return this.stream(taskId, reply, history, asked, steps, options, controller.signal, prompt);
     })().finally(() => {
+      turn.release();
       if (this.running.get(taskId)?.done === done) this.running.delete(taskId);
     });
     this.running.set(taskId, { controller, done });
     return { taskId, assistantMessageId: reply.id, done };
   }
 
-  /**
-   * Why a message cannot be sent now, naming the task whose reply holds the model: one waiting for the user's
-   * answer at a prompt says so (answering or stopping it frees the model), one being written says to wait or stop.
-   */
-  private busy(taskId: string | null): HomebodyError {
-    const [busyId] = [...this.running.keys()];
-    const title = (busyId && this.deps.store.tasks.get(busyId)?.title) || 'another task';
-    const where = busyId === taskId ? 'This task' : `The task "${title}"`;
-    const waiting = busyId
-      ? this.deps.store.toolCalls.listForTask(busyId).some((c) => c.state === 'pending' && c.gate === 'prompt')
-      : false;
+  /** Why a message cannot be sent to this task now: its own reply is still being written. */
+  private busy(): HomebodyError {
     return new HomebodyError(
       'TASK_BUSY',
-      waiting
-        ? `${where} is waiting for you to answer a prompt, and one reply is written at a time. Answer it (or stop that reply) first.`
-        : `${where} is still being written, and one reply is written at a time. Wait for it to finish, or stop it.`,
+      'This task is still being written. Wait for its reply to finish, or stop it, before writing again.',
     );
+  }
+
+  /**
+   * A place in the line for the engine: `ready` is null when no reply is being written (this one starts at once),
+   * else it settles once every reply asked for before has ended, or at once when this one is stopped while it waits
+   * (it then ends without the engine); `release` lets the next one go.
+   */
+  private takeTurn(signal: AbortSignal): { ready: Promise<void> | null; release: () => void } {
+    const idle = this.turns === 0;
+    this.turns++;
+    const before = this.lane;
+    let free!: () => void;
+    const mine = new Promise<void>((resolve) => (free = resolve));
+    this.lane = before.then(() => mine);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.turns--;
+      free();
+    };
+    if (idle) return { ready: null, release };
+    const ready = new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      const onAbort = () => resolve();
+      signal.addEventListener('abort', onAbort, { once: true });
+      void before.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+    return { ready, release };
   }
 
   /** Resolves once no reply is being written, the ones that go on after a decision included. */
@@ -382,13 +448,21 @@ export class ChatRunner {
     if (tools) this.deps.engine.prepare?.({ tools: tools.offered(), ...(maxTokens ? { maxTokens } : {}) });
   }
 
-  /** Stops the task's reply; resolves once it has been recorded. */
+  /**
+   * Stops the task's reply; resolves once it has been recorded. A task whose reply ended at a prompt is stopped by
+   * letting that prompt lapse, so it never runs and the task does not go on.
+   */
   async stop(taskId: string): Promise<boolean> {
     const run = this.running.get(taskId);
-    if (!run) return false;
-    run.controller.abort();
-    await run.done;
-    return true;
+    if (run) {
+      run.controller.abort();
+      await run.done;
+    }
+    const asking = this.deps.store.toolCalls
+      .listForTask(taskId)
+      .some((call) => call.gate === 'prompt' && call.state === 'pending');
+    if (asking) this.deps.tools?.lapsePrompts(taskId, 'stopped');
+    return run !== undefined || (asking && this.deps.tools !== undefined);
   }
 
   async stopAll(): Promise<void> {
@@ -400,6 +474,8 @@ export class ChatRunner {
     reply: Message,
     history: ChatTurn[],
     request: SelectionRequest,
+    /** The calls made for this request before this reply (it goes on after a decision): they count to its limit. */
+    earlierCalls: ReadonlyArray<{ readonly name: string; readonly args: unknown }>,
     options: ReplyOptions,
     signal: AbortSignal,
     /** What the model is told; the user's message unless the task goes on after a decision. */
@@ -408,7 +484,9 @@ export class ChatRunner {
     const { engine, store, emit } = this.deps;
     const messageId = reply.id;
     const tools = this.deps.tools;
-    const guard = new LoopGuard();
+    const guard = new LoopGuard(earlierCalls);
+    /** A call waits for the user's answer at a prompt: the reply ends there and the task goes on after the answer. */
+    let endedAtPrompt = false;
     // Stops the generation for a runaway tool loop or a failed write, as well as for the user.
     const generation = new AbortController();
     const stop = () => generation.abort();
@@ -447,6 +525,8 @@ export class ChatRunner {
     let outcome: { message: MessageState; task: TaskStatus; stats: ChatStats | null; error: string | null };
     let contextNote: string | null = null;
     try {
+      // Stopped while it waited for the engine: it ends without having started.
+      if (signal.aborted) throw new StoppedBeforeStart();
       const offered = tools ? this.offeredTools(taskId, tools, request) : undefined;
       const result = await engine.generate({
         history,
@@ -464,7 +544,12 @@ export class ChatRunner {
                 const refusal = guard.check(name, args);
                 if (guard.runaway) stop();
                 if (refusal !== undefined) return refusal;
-                return tools.call(taskId, name, args, generation.signal);
+                const outcome = await tools.call(taskId, name, args, generation.signal);
+                if (outcome.waitsForAnswer) {
+                  endedAtPrompt = true;
+                  stop();
+                }
+                return outcome.told;
               },
             }
           : {}),
@@ -472,12 +557,19 @@ export class ChatRunner {
       if (result.droppedTurns) contextNote = contextNoteFor(result.droppedTurns);
       outcome = writeFailure
         ? { message: 'failed', task: 'failed', stats: result.stats, error: writeFailure.message }
-        : { ...OUTCOME[result.stopReason], stats: result.stats, error: guard.stoppedBecause };
+        : endedAtPrompt && !signal.aborted
+          ? // Ended to wait for the user's answer, not stopped: the task shows as waiting for them.
+            { message: 'complete', task: 'completed', stats: result.stats, error: guard.stoppedBecause }
+          : { ...OUTCOME[result.stopReason], stats: result.stats, error: guard.stoppedBecause };
     } catch (error) {
-      // A tool call's record can hit a full disk too: the user gets the sentence that says so.
-      const failure = writeFailure ?? storageFailure(error);
-      const message = failure?.message ?? (error instanceof Error ? error.message : String(error));
-      outcome = { message: 'failed', task: 'failed', stats: null, error: message };
+      if (error instanceof StoppedBeforeStart) {
+        outcome = { message: 'stopped', task: 'stopped', stats: null, error: null };
+      } else {
+        // A tool call's record can hit a full disk too: the user gets the sentence that says so.
+        const failure = writeFailure ?? storageFailure(error);
+        const message = failure?.message ?? (error instanceof Error ? error.message : String(error));
+        outcome = { message: 'failed', task: 'failed', stats: null, error: message };
+      }
     }
     signal.removeEventListener('abort', stop);
 

@@ -99,7 +99,9 @@ describe('ToolActions', () => {
     const { propose, actions, ran, events } = setup();
     const first = await propose('list_folder', { path: 'Reports' });
     expect(first).toMatchObject({ status: 'needs-permission', call: { state: 'pending', gate: 'prompt' } });
-    expect(events.at(-1)).toMatchObject({ type: 'toolcall.updated', call: { state: 'pending' } });
+    expect(events.at(-2)).toMatchObject({ type: 'toolcall.updated', call: { state: 'pending' } });
+    // Its task says it waits for the user, with the call.
+    expect(events.at(-1)).toMatchObject({ type: 'task.updated', task: { id: 't', waitingCalls: 1 } });
     expect(ran).toEqual([]);
     const answered = await actions.answerPrompt(first.call!.id, 'allow-once');
     expect(answered).toMatchObject({
@@ -225,19 +227,20 @@ describe('ToolActions', () => {
       signal: reply.signal,
     });
     expect(ran.at(-1)?.signal).toBe(reply.signal);
-    // Asked first: the signal of the reply waiting for the answer is the one the run gets.
+    // Asked first: the reply ends at the prompt, and stopping it later cannot cancel the call the user allowed.
+    const asking = new AbortController();
     const asked = await actions.propose({
       taskId: 't',
       tool: 'move',
       args,
       actor: 'model',
       interactive: true,
+      signal: asking.signal,
     });
-    const waiting = new AbortController();
-    const answer = actions.awaitAnswer(asked.call!.id, waiting.signal);
-    await actions.answerPrompt(asked.call!.id, 'allow-once');
-    await answer;
-    expect(ran.at(-1)?.signal).toBe(waiting.signal);
+    asking.abort();
+    expect(await actions.answerPrompt(asked.call!.id, 'allow-once')).toMatchObject({ status: 'done' });
+    expect(ran.at(-1)?.signal).not.toBe(asking.signal);
+    expect(ran.at(-1)?.signal?.aborted ?? false).toBe(false);
     // A queued call runs when approved, long after its reply: stopping that reply cannot cancel it.
     const queued = await actions.propose({
       taskId: 't',

@@ -133,8 +133,6 @@ export interface RootsNow {
 export class ToolActions {
   private readonly now: () => number;
   private readonly newId: () => string;
-  /** Replies waiting for the user's answer to a prompt, by call id. */
-  private readonly waiting = new Map<string, (result: ProposalResult) => void>();
   /** The stop signal of the reply each call belongs to, by call id: stopping the reply cancels its running call. */
   private readonly stops = new Map<string, AbortSignal>();
 
@@ -263,7 +261,9 @@ export class ToolActions {
       },
     );
 
-    if (input.signal && verdict.gate !== 'queue') this.stops.set(call.id, input.signal);
+    // Only a call that runs at once is tied to the reply: a prompt outlives it (the reply ends there, and the call
+    // runs when the user answers), as a queued call does.
+    if (input.signal && verdict.gate === 'none') this.stops.set(call.id, input.signal);
     switch (verdict.gate) {
       case 'none':
         this.audit(taskId, call.id, 'decided', 'policy', 'Allowed without asking', {
@@ -307,49 +307,34 @@ export class ToolActions {
   }
 
   /**
-   * Waits for the user's answer to a prompt and for the call to run if allowed. If the reply is stopped first,
-   * the prompt lapses (expired) and nothing runs.
+   * The task's prompts still waiting for an answer lapse (expired) and never run: the user wrote again in the task
+   * instead of answering (the model then works from the new message), or stopped the task.
    */
-  awaitAnswer(id: string, signal: AbortSignal): Promise<ProposalResult> {
-    // The answer may already be in (a quick click, a script): then report what became of the call.
-    const settled = this.settledResult(this.get(id));
-    if (settled) return Promise.resolve(settled);
-    this.stops.set(id, signal);
-    return new Promise((resolve) => {
-      const onAbort = () => {
-        this.waiting.delete(id);
-        this.stops.delete(id);
-        const basis: DecisionBasis = { kind: 'system', why: 'stopped' };
-        this.deps.store.toolCalls.decide(id, 'pending', 'expired', {
-          decision: 'deny',
-          by: 'policy',
-          reason: 'the task was stopped',
-          now: this.now(),
-          basis,
-        });
-        const call = this.get(id);
-        this.audit(call.taskId, id, 'expired', 'system', 'Not run: the task was stopped before an answer', {
-          basis,
-          paths: call.paths,
-        });
-        resolve({ status: 'denied', call: this.changed(id), error: 'The task was stopped before the user answered.' });
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.set(id, (result) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(result);
+  lapsePrompts(taskId: string, why: 'new-message' | 'stopped'): void {
+    const basis: DecisionBasis = { kind: 'system', why: why === 'stopped' ? 'stopped' : 'superseded' };
+    const reason = why === 'stopped' ? 'the task was stopped' : 'the user wrote again instead of answering';
+    const summary =
+      why === 'stopped'
+        ? 'Not run: the task was stopped before an answer'
+        : 'Not run: you wrote again in the task instead of answering';
+    for (const call of this.deps.store.toolCalls.listForTask(taskId)) {
+      if (call.gate !== 'prompt' || call.state !== 'pending') continue;
+      const lapsed = this.deps.store.toolCalls.decide(call.id, 'pending', 'expired', {
+        decision: 'deny',
+        by: 'policy',
+        reason,
+        now: this.now(),
+        basis,
       });
-    });
+      if (!lapsed) continue;
+      this.audit(taskId, call.id, 'expired', 'system', summary, { basis, paths: call.paths });
+      this.changed(call.id);
+    }
   }
 
-  /** The user's answer to a permission prompt in the chat; a reply waiting for it goes on with the outcome. */
-  async answerPrompt(id: string, answer: PromptAnswer, reason: string | null = null): Promise<ProposalResult> {
-    const result = await this.decidePrompt(id, answer, reason);
-    const waiter = this.waiting.get(id);
-    this.waiting.delete(id);
-    waiter?.(result);
-    return result;
+  /** The user's answer to a permission prompt in the chat: the call runs if allowed, and what became of it. */
+  answerPrompt(id: string, answer: PromptAnswer, reason: string | null = null): Promise<ProposalResult> {
+    return this.decidePrompt(id, answer, reason);
   }
 
   private async decidePrompt(id: string, answer: PromptAnswer, reason: string | null): Promise<ProposalResult> {
@@ -699,6 +684,9 @@ export class ToolActions {
   private changed(id: string): ToolCall {
     const call = this.get(id);
     this.deps.emit({ type: 'toolcall.updated', call });
+    // The task's count of calls waiting for the user moves with its calls ("Waiting for you" in the sidebar).
+    const task = call.taskId === null ? undefined : this.deps.store.tasks.get(call.taskId);
+    if (task) this.deps.emit({ type: 'task.updated', task });
     return call;
   }
 

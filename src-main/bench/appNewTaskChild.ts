@@ -88,10 +88,6 @@ async function timeNewTask(
       first ??= { at, kind: event.text ? 'text' : 'reasoning', taskId: event.taskId };
     } else if (event.type === 'toolcall.updated') {
       first ??= { at, kind: 'toolcall', taskId: event.call.taskId };
-      if (event.call.state === 'pending' && event.call.gate === 'prompt') {
-        const answer = { id: event.call.id, answer: 'deny', reason: 'The benchmark answers no prompt.' } as const;
-        void host.invoke('toolcalls.answer', answer).catch(() => undefined);
-      }
     } else if (event.type === 'message.finished') {
       finished.set(event.message.id, event.message);
       onFinished?.();
@@ -136,6 +132,9 @@ async function run(config: NewTaskChildConfig): Promise<void> {
     shell: 'cli',
     command: 'homebody bench',
     loadModelOnStart: false,
+    // The benchmark answers no prompt: a call that needs one is not run, and the reply goes on without it (a prompt
+    // would end the reply, and the task would go on after an answer, into the next task's measurement).
+    canAsk: false,
     reply: { maxTokens: config.maxTokens, temperature: 0 },
     engineConfig: { contextSize: config.contextSize, threads: config.threads },
     createEngine,

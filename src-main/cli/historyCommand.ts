@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { renameSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
+  callOutcomeWords,
+  taskStatusWords,
   ExportFormatSchema,
   HistoryStatusSchema,
   HomebodyError,
@@ -74,14 +76,14 @@ function filterFrom(values: { status?: string; tool?: string; from?: string; to?
   return filter;
 }
 
-function entryLine(e: HistoryEntry): string {
+/** One task of the list, its status in the words the app uses (the contract's); `--json` keeps the raw fields. */
+export function entryLine(e: HistoryEntry): string {
   const when = new Date(e.updatedAt).toISOString().slice(0, 16).replace('T', ' ');
-  const waiting =
-    (e.waitingCalls ? `, ${e.waitingCalls} waiting` : '') +
-    (e.deniedCalls ? `, ${e.deniedCalls} not run` : '') +
-    (e.failedCalls ? `, ${e.failedCalls} failed` : '');
+  const outcomes = callOutcomeWords(e)
+    .map((words) => `, ${words}`)
+    .join('');
   const tools = e.tools.length ? `  [${e.tools.join(', ')}]` : '';
-  return `${e.id}  ${when}  ${e.status.padEnd(9)} ${e.messageCount} msg${waiting}  ${e.title}${tools}`;
+  return `${e.id}  ${when}  ${taskStatusWords(e).padEnd(15)} ${e.messageCount} msg${outcomes}  ${e.title}${tools}`;
 }
 
 /** Writes through a temporary file and a rename, so a failed export never leaves half a file at FILE. */

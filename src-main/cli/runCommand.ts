@@ -43,6 +43,8 @@ export async function runCommand(args: string[]): Promise<number> {
     shell: 'cli',
     loadModelOnStart: false,
     reply: replyOverrides(values),
+    // No one can answer a prompt here: a call that needs permission is not run, and the reply goes on without it.
+    canAsk: false,
     ...(thinking?.success ? { thinking: thinking.data } : {}),
     command: 'homebody run',
   });

@@ -69,6 +69,10 @@ describe('homebody tools, approvals and policy', () => {
     const listed = await call(dataDir, 'list_folder', { path: reports });
     expect(listed.status).toBe('done');
     expect(JSON.stringify(listed.result)).toContain('draft.txt');
+    // Without --json: the line for people on stderr, the result as data on stdout.
+    const human = await homebody(dataDir, 'tools', 'call', 'list_folder', JSON.stringify({ path: reports }));
+    expect(human.stderr).toMatch(/^Done: .*Reports.*draft\.txt/m);
+    expect(JSON.parse(human.stdout)).toMatchObject({ folder: reports });
   });
 
   it('refuses every way out of the granted folder, reading and changing nothing outside', async () => {

@@ -54,7 +54,12 @@ export function toCallJson(outcome: ToolCallOutcome, call: ToolCall | null): Too
   }
 }
 
-function printHuman(json: ToolCallJson): void {
+/**
+ * The outcome for a person: what the call did in one line (the tool's summary, as the app shows it) on stderr, and
+ * the result itself as data on stdout, so a pipe gets only the data.
+ */
+function printHuman(json: ToolCallJson, call: ToolCall | null = null): void {
+  if (json.status === 'done' && call?.resultSummary) console.error(`Done: ${call.resultSummary}`);
   if (json.status === 'done')
     console.log(typeof json.result === 'string' ? json.result : JSON.stringify(json.result, null, 2));
   else if (json.status === 'queued') console.log(`Queued for approval: ${json.approvalId}`);
@@ -109,7 +114,7 @@ export async function toolsCommand(args: string[]): Promise<number> {
       }
       const json = toCallJson(outcome, outcome.call);
       if (values.json) printJson(json);
-      else printHuman(json);
+      else printHuman(json, outcome.call);
       return json.status === 'done' || json.status === 'queued' ? 0 : 1;
     });
   }

@@ -6,6 +6,7 @@ import type { Message, ToolCall } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from './createHost.js';
 import { scriptedEngines } from '../testing/scriptedEngine.js';
 import { COMPILED_TOOL_WORKER } from '../testing/compiledApp.js';
+import { settledReply } from '../testing/settledTask.js';
 
 // The same loop on a model with Qwen3's template (JSON calls) and one with Qwen3.5's (one element per argument,
 // a thought opened at every reply): each is spoken to, and scripted, in its own dialect.
@@ -84,9 +85,9 @@ describe.each([
     });
     try {
       const sent = await host.invoke('chat.send', { taskId: null, text: prompt });
-      const reply = await host.chat.whenDone(sent.taskId);
+      const reply = await settledReply(host, sent.taskId, { promptsAnswered: answer !== undefined });
       const detail = await host.invoke('tasks.get', { taskId: sent.taskId });
-      return { reply: reply!, calls: detail.toolCalls };
+      return { reply, calls: detail.toolCalls };
     } finally {
       off();
     }

@@ -61,8 +61,9 @@ async function startHost(options: CreateHostOptions, folder: DataFolder): Promis
   // The one edge back: a model is never changed under a reply, so the models service stops the chat's replies.
   const models = createModelsService({ ...base, options, egress, worker, stopReplies: () => chat.stopAll() });
   const evaluation = createEvalService({ ...base, policies, models });
-  // The other edge back: a task whose queued calls the user decided goes on in the chat.
-  const continueTasks = (calls: readonly ToolCall[]) => chat.continueAfterDecisions(calls);
+  // The other edge back: a task whose calls the user decided (in the queue, at a prompt) goes on in the chat.
+  const continueTasks = (calls: readonly ToolCall[], from: 'queue' | 'prompt') =>
+    chat.continueAfterDecisions(calls, from);
   const tools = createToolsService({
     ...base,
     registry,
@@ -75,7 +76,7 @@ async function startHost(options: CreateHostOptions, folder: DataFolder): Promis
     continueTasks,
   });
   recoverOrNotice('tool calls', tools.recoverAfterCrash, notices);
-  const chat = createChatService({ ...base, models, tools, reply: options.reply });
+  const chat = createChatService({ ...base, models, tools, reply: options.reply, canAsk: options.canAsk ?? true });
   recoverOrNotice('replies', chat.recoverAfterCrash, notices);
   const history = createHistoryService({ ...base, appVersion: app.version, chat });
   await models.startUp();

@@ -10,6 +10,7 @@ import {
 } from '../../src-shared/contract/index.js';
 import { createHost, type HostInternals } from './createHost.js';
 import { scriptedEngines } from '../testing/scriptedEngine.js';
+import { settledReply } from '../testing/settledTask.js';
 
 /**
  * Evaluation through the Host, as the Evaluation page drives it: two generated models on the default suite, with
@@ -133,7 +134,7 @@ describe('evaluation in the app', { timeout: 300_000 }, () => {
       }
     });
     const sent = await host.invoke('chat.send', { taskId: null, text: READ_PROMPT });
-    await host.chat.whenDone(sent.taskId);
+    await settledReply(host, sent.taskId);
     off();
     const recorded = await host.invoke('eval.recordCase', { taskId: sent.taskId });
     expect(recorded).toMatchObject({ category: 'single', calls: 1 });

@@ -44,6 +44,11 @@ export interface HostOptions {
 export interface CreateHostOptions extends HostOptions {
   readonly engineConfig?: Partial<EngineConfig>;
   readonly reply?: Partial<ReplyOptions>;
+  /**
+   * Someone can answer a permission prompt in the chat. Default true; `homebody run` has no one to ask, so a call
+   * that needs asking is not run there and the model is told so.
+   */
+  readonly canAsk?: boolean;
   /** Thinking for this run, whatever each model's saved choice (`homebody run --thinking`). */
   readonly thinking?: ThinkingSetting;
   /** Load the given (or last) model in the background at start. Default true. */

@@ -15,6 +15,7 @@ import type { HostEvent, StorageReport } from '../../src-shared/contract/index.j
 import { createHost, type HostInternals } from './createHost.js';
 import { scriptedEngines } from '../testing/scriptedEngine.js';
 import { COMPILED_TOOL_WORKER } from '../testing/compiledApp.js';
+import { settledReply } from '../testing/settledTask.js';
 
 // A real Host on a real store in a temp folder, the generated model, the real tool worker: a session leaves data in
 // every place Homebody keeps it, then "delete all my data" must leave none of it.
@@ -60,7 +61,7 @@ async function ask(prompt: string): Promise<string> {
   });
   try {
     const sent = await host.invoke('chat.send', { taskId: null, text: prompt });
-    await host.chat.whenDone(sent.taskId);
+    await settledReply(host, sent.taskId);
     return sent.taskId;
   } finally {
     off();

@@ -67,7 +67,11 @@ export function setupRunner(result: Partial<GenerateResult> = {}) {
     },
   };
   let offered = MANY;
-  const tools: AgentTools = { offered: () => offered, call: async () => 'done' };
+  const tools: AgentTools = {
+    offered: () => offered,
+    call: async () => ({ told: 'done', waitsForAnswer: false }),
+    lapsePrompts: () => undefined,
+  };
   let ids = 0;
   const runner = new ChatRunner({
     engine,

@@ -12,6 +12,7 @@ import { createHost, type CreateHostOptions, type HostInternals } from '../host/
 import { COMPILED_TOOL_WORKER } from './compiledApp.js';
 import type { ScriptedCall } from './scriptedCall.js';
 import { scriptedEngines } from './scriptedEngine.js';
+import { settledReply } from './settledTask.js';
 
 /**
  * The Host every injection suite drives: no model loaded at start (each suite opens the tiny one), a context that
@@ -107,7 +108,8 @@ export async function runTask(
       await host.chat.idle();
       const sent: { taskId: string } = await host.invoke('chat.send', { taskId, text });
       taskId = sent.taskId;
-      reply = await host.chat.whenDone(sent.taskId);
+      // A reply ends at a prompt and the task goes on after the answer: the last reply is the one that counts.
+      reply = await settledReply(host, sent.taskId);
       // A reply that failed (a context too small for the tools offered, say) would make a test prove nothing.
       if (reply?.state === 'failed') throw new Error(`The reply to "${text}" failed: ${reply.error ?? ''}`);
     }

@@ -156,6 +156,14 @@ function dialectSteering(
 export class ScriptedEngine extends LlamaEngine {
   private readonly toolsByName: ReadonlyMap<string, EngineTool>;
   private readonly unscriptedTokens: number;
+  /**
+   * The calls a script had left when its reply ended at a prompt, by the request they were for: the reply that goes
+   * on after the user's answer (told `Go on with their request ("...")`) plays them, as the model would carry on
+   * with its plan. A script that names that prompt itself comes first.
+   */
+  private readonly leftover = new Map<string, readonly ScriptedCall[]>();
+  /** The calls the replies being generated play, by the prompt each was given (what the steering is handed). */
+  private readonly playing = new Map<string, readonly ScriptedCall[]>();
 
   constructor(
     config: EngineConfig,
@@ -170,15 +178,28 @@ export class ScriptedEngine extends LlamaEngine {
       ...(options.extraTools ?? []).map((tool) => [tool.name, tool] as const),
     ]);
     this.steering = (model, generateOptions, progress, end) => {
-      const calls = scriptFor(this.scripts, generateOptions.prompt);
+      const calls = this.playing.get(generateOptions.prompt);
       if (!calls) return undefined;
       return scriptSteering(asOffered(calls, generateOptions.tools ?? []))(model, generateOptions, progress, end);
     };
   }
 
-  override generate(options: GenerateOptions): Promise<GenerateResult> {
-    const calls = scriptFor(this.scripts, options.prompt);
-    if (!calls) return super.generate({ ...options, maxTokens: Math.min(options.maxTokens, this.unscriptedTokens) });
+  /** The calls to play for a prompt, and the request they are for: its script, else what a prompt left of one. */
+  private callsFor(prompt: string): { calls: readonly ScriptedCall[]; request: string } | undefined {
+    const calls = scriptFor(this.scripts, prompt);
+    if (calls) return { calls, request: prompt.trim() };
+    for (const [request, rest] of this.leftover) {
+      if (prompt.includes(`Go on with their request ("${request}")`)) return { calls: rest, request };
+    }
+    return undefined;
+  }
+
+  override async generate(options: GenerateOptions): Promise<GenerateResult> {
+    const scripted = this.callsFor(options.prompt);
+    if (!scripted) return super.generate({ ...options, maxTokens: Math.min(options.maxTokens, this.unscriptedTokens) });
+    const { calls, request } = scripted;
+    this.leftover.delete(request);
+    this.playing.set(options.prompt, calls);
     if (this.state.status === 'ready' && !this.state.info.synthetic) {
       throw new Error('A script steers only a generated model; the loaded model is a real one.');
     }
@@ -195,20 +216,26 @@ export class ScriptedEngine extends LlamaEngine {
     const onToolCall = options.onToolCall;
     let made = 0;
     const names = asOffered(calls, offered).map((call) => call.name);
-    return super.generate({
-      ...options,
-      ...(options.tools ? { tools: [...offered, ...missing] } : {}),
-      // A scripted call is one the ranking let through, as a call the model chose would be.
-      ...(options.callableTools ? { callableTools: [...new Set([...options.callableTools, ...names])] } : {}),
-      ...(onToolCall
-        ? {
-            onToolCall: (name: string, args: unknown, written?: WrittenValue) =>
-              ++made > calls.length
-                ? Promise.resolve('Error: no such call was expected.')
-                : onToolCall(name, args, written),
-          }
-        : {}),
-    });
+    const result = await super
+      .generate({
+        ...options,
+        ...(options.tools ? { tools: [...offered, ...missing] } : {}),
+        // A scripted call is one the ranking let through, as a call the model chose would be.
+        ...(options.callableTools ? { callableTools: [...new Set([...options.callableTools, ...names])] } : {}),
+        ...(onToolCall
+          ? {
+              onToolCall: (name: string, args: unknown, written?: WrittenValue) =>
+                ++made > calls.length
+                  ? Promise.resolve('Error: no such call was expected.')
+                  : onToolCall(name, args, written),
+            }
+          : {}),
+      })
+      .finally(() => this.playing.delete(options.prompt));
+    // Ended at a call (a prompt ends the reply): the rest of the script, maybe nothing, is for the reply after the
+    // answer, which then ends as the script would have.
+    if (made > 0 && options.signal.aborted) this.leftover.set(request, calls.slice(made));
+    return result;
   }
 }
 

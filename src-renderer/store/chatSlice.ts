@@ -26,11 +26,20 @@ export const createChatSlice =
   (deps: StoreDeps): StateCreator<AppState, [], [], ChatData & ChatActions & ToolCallActions> =>
   (set, get) => {
     /** Fetches a task and merges it in, unless the user has moved on to another task meanwhile. */
-    const fetchDetail = async (taskId: string) => {
+    const fetchDetail = async (taskId: string, { opening = false } = {}) => {
       try {
         const detail = await deps.api['tasks.get']({ taskId });
         if (get().openTaskId !== taskId) return;
+        // A task opened while it waits for the user opens at what it waits for (a prompt first, else a call in the
+        // queue), unless a search hit asked for another place in it.
+        const waiting = opening
+          ? (detail.toolCalls.find((call) => call.state === 'pending' && call.gate === 'prompt') ??
+            detail.toolCalls.find((call) => call.state === 'pending'))
+          : undefined;
         set((state) => ({
+          ...(waiting && !state.focusTarget
+            ? { focusTarget: { taskId, kind: 'toolCall' as const, id: waiting.id } }
+            : {}),
           openTaskSummary: detail.task,
           messages: mergeMessages(state.messages, detail.messages),
           toolCalls: detail.toolCalls,
@@ -64,7 +73,7 @@ export const createChatSlice =
           onboardingRequested: false,
           page: 'chat',
         });
-        await fetchDetail(taskId);
+        await fetchDetail(taskId, { opening: true });
       },
 
       newTask() {

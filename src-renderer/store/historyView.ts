@@ -6,7 +6,7 @@ import type {
   HistoryStatus,
   TaskSummary,
 } from '../../src-shared/contract/index.js';
-import { HistoryStatusSchema } from '../../src-shared/contract/index.js';
+import { HistoryStatusSchema, TASK_STATUS_WORDS } from '../../src-shared/contract/index.js';
 
 /** Pure helpers behind the History page and the search palette; each one is unit-tested. */
 
@@ -69,22 +69,7 @@ export const HISTORY_STATUSES: readonly HistoryStatus[] = [
 ];
 
 export function historyStatusLabel(status: HistoryStatus): string {
-  switch (status) {
-    case 'completed':
-      return 'Completed';
-    case 'stopped':
-      return 'Stopped';
-    case 'failed':
-      return 'Failed';
-    case 'waiting':
-      return 'Waiting for approval';
-    case 'running':
-      return 'Running';
-    case 'idle':
-      return 'Idle';
-    default:
-      return status satisfies never;
-  }
+  return TASK_STATUS_WORDS[status];
 }
 
 export type DateRange = 'any' | 'today' | '7d' | '30d' | '365d' | 'custom';

@@ -209,3 +209,40 @@ describe('audit paging', () => {
     expect(requests).toEqual([{ limit: 50 }, { beforeId: 71, limit: 50 }, { beforeId: 21, limit: 50 }]);
   });
 });
+
+describe('opening a task that waits for the user', () => {
+  const task = { id: 't1', title: 'rename the draft', status: 'completed' as const, createdAt: 1, updatedAt: 1 };
+  const summary = { ...task, messageCount: 2, waitingCalls: 2 };
+  const queued = makeToolCall({ id: 'queued', taskId: 't1', gate: 'queue', state: 'pending', createdAt: 1 });
+  const asking = makeToolCall({ id: 'asking', taskId: 't1', gate: 'prompt', state: 'pending', createdAt: 2 });
+
+  it('opens it at its prompt, before a call of it in the queue', async () => {
+    const api = fakeApi({
+      'tasks.get': async () => ({ task: summary, messages: [], toolCalls: [queued, asking] }),
+    });
+    const app = createAppStore({ api, storage });
+    await app.getState().openTask('t1');
+    expect(app.getState().focusTarget).toEqual({ taskId: 't1', kind: 'toolCall', id: 'asking' });
+  });
+
+  it('keeps the place a search hit asked for, and opens a task that waits for nothing at its end', async () => {
+    const api = fakeApi({
+      'tasks.get': async () => ({ task: summary, messages: [], toolCalls: [queued, asking] }),
+    });
+    const app = createAppStore({ api, storage });
+    const hit = { taskId: 't1', kind: 'message' as const, id: 'm1' };
+    const opening = app.getState().openTask('t1');
+    app.setState({ focusTarget: hit });
+    await opening;
+    expect(app.getState().focusTarget).toEqual(hit);
+
+    const idle = createAppStore({
+      api: fakeApi({
+        'tasks.get': async () => ({ task: { ...summary, waitingCalls: 0 }, messages: [], toolCalls: [] }),
+      }),
+      storage,
+    });
+    await idle.getState().openTask('t1');
+    expect(idle.getState().focusTarget).toBeNull();
+  });
+});

@@ -26,6 +26,7 @@ export function makeTask(overrides: Partial<TaskSummary> = {}): TaskSummary {
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,
     messageCount: 0,
+    waitingCalls: 0,
     ...overrides,
   };
 }

@@ -22,8 +22,15 @@ describe('format', () => {
     expect(messageStateNote('truncated', null)).toBe('Length limit reached');
     // The sidebar and History call its task "Stopped": the reply says the same word, and why.
     expect(messageStateNote('interrupted', null)).toBe('Stopped: Homebody closed while replying');
-    expect(taskStatusLabel('stopped')).toBe('Stopped');
+    expect(taskStatusLabel({ status: 'stopped', waitingCalls: 0 })).toBe('Stopped');
     expect(messageStateNote('failed', 'Out of memory')).toBe('Failed: Out of memory');
+  });
+
+  it('says a task waits for the user in the sidebar, and nothing for one that finished normally', () => {
+    expect(taskStatusLabel({ status: 'completed', waitingCalls: 1 })).toBe('Waiting for you');
+    expect(taskStatusLabel({ status: 'running', waitingCalls: 1 })).toBe('Replying…');
+    expect(taskStatusLabel({ status: 'completed', waitingCalls: 0 })).toBeNull();
+    expect(taskStatusLabel({ status: 'idle', waitingCalls: 0 })).toBeNull();
   });
 
   it('formats sizes and times', () => {

@@ -1,4 +1,4 @@
-import type { ChatStats, MessageState, TaskStatus } from '../../src-shared/contract/index.js';
+import { TASK_STATUS_WORDS, taskStatusOf, type ChatStats, type TaskSummary } from '../../src-shared/contract/index.js';
 
 export function formatBytes(bytes: number | null): string | null {
   if (bytes === null) return null;
@@ -21,40 +21,16 @@ export function formatStats(stats: ChatStats): string {
   return parts.join(' · ');
 }
 
-/** The note under a reply that did not finish normally; null when there is nothing to say. */
-export function messageStateNote(state: MessageState, error: string | null): string | null {
-  switch (state) {
-    case 'streaming':
-    case 'complete':
-      return null;
-    case 'stopped':
-      return 'Stopped';
-    case 'truncated':
-      return 'Length limit reached';
-    case 'interrupted':
-      // The task is "Stopped" in the sidebar and History: one word for one state, and why.
-      return 'Stopped: Homebody closed while replying';
-    case 'failed':
-      return error ? `Failed: ${error}` : 'Failed';
-    default:
-      return state satisfies never;
-  }
-}
+/** The note under a reply that did not finish normally: the contract's words, as everywhere. */
+export { messageStateNote } from '../../src-shared/contract/index.js';
 
-export function taskStatusLabel(status: TaskStatus): string | null {
-  switch (status) {
-    case 'running':
-      return 'Replying…';
-    case 'stopped':
-      return 'Stopped';
-    case 'failed':
-      return 'Failed';
-    case 'idle':
-    case 'completed':
-      return null;
-    default:
-      return status satisfies never;
-  }
+/**
+ * A task's status beside it in the sidebar, in the contract's words; null for a task that finished normally or has
+ * not started (the common case says nothing).
+ */
+export function taskStatusLabel(task: Pick<TaskSummary, 'status' | 'waitingCalls'>): string | null {
+  const status = taskStatusOf(task);
+  return status === 'completed' || status === 'idle' ? null : TASK_STATUS_WORDS[status];
 }
 
 /** "just now", "5 min ago", "3 h ago", "yesterday", "4 d ago", then a date. */

@@ -16,14 +16,14 @@ import { policyModeFor } from '../features/settings/policyView.js';
 describe('toolCallStateLabel', () => {
   it('names each state', () => {
     expect(toolCallStateLabel(makeToolCall({ state: 'pending', gate: 'prompt' }))).toBe('Waiting for you');
-    expect(toolCallStateLabel(makeToolCall({ state: 'pending', gate: 'queue' }))).toBe('Queued for approval');
+    expect(toolCallStateLabel(makeToolCall({ state: 'pending', gate: 'queue' }))).toBe('Waiting for you in Approvals');
     expect(toolCallStateLabel(makeToolCall({ state: 'executing' }))).toBe('Running');
     expect(toolCallStateLabel(makeToolCall({ state: 'approved' }))).toBe('Running');
     expect(toolCallStateLabel(makeToolCall({ state: 'done' }))).toBe('Done');
     expect(toolCallStateLabel(makeToolCall({ state: 'failed', error: 'No such file' }))).toBe('Failed: No such file');
     expect(toolCallStateLabel(makeToolCall({ state: 'denied' }))).toBe('Denied');
-    expect(toolCallStateLabel(makeToolCall({ state: 'interrupted' }))).toBe('Interrupted');
-    expect(toolCallStateLabel(makeToolCall({ state: 'expired' }))).toBe('Expired');
+    expect(toolCallStateLabel(makeToolCall({ state: 'interrupted' }))).toBe('Stopped: Homebody closed while it ran');
+    expect(toolCallStateLabel(makeToolCall({ state: 'expired' }))).toBe('Not run: no answer');
   });
 });
 

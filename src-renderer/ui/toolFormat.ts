@@ -1,30 +1,7 @@
 import type { Decision, Risk, ToolCall, ToolTouches } from '../../src-shared/contract/index.js';
 
-/** What the user reads as a call's state. */
-export function toolCallStateLabel(call: Pick<ToolCall, 'state' | 'gate' | 'error'>): string {
-  switch (call.state) {
-    case 'pending':
-      return call.gate === 'queue' ? 'Queued for approval' : 'Waiting for you';
-    case 'approved':
-    case 'executing':
-      return 'Running';
-    case 'done':
-      return 'Done';
-    case 'failed':
-      return call.error ? `Failed: ${call.error}` : 'Failed';
-    case 'rejected':
-      // Recorded refusals are the broker's, made before anyone was asked (a path outside every granted folder).
-      return call.error ? `Refused: ${call.error}` : 'Refused: not a valid call';
-    case 'denied':
-      return 'Denied';
-    case 'expired':
-      return 'Expired';
-    case 'interrupted':
-      return 'Interrupted';
-    default:
-      return call.state satisfies never;
-  }
-}
+/** What the user reads as a call's state: the contract's words, as everywhere. */
+export { toolCallStateWords as toolCallStateLabel } from '../../src-shared/contract/index.js';
 
 /**
  * A risk in words, where what the tool acts on is not known (a tool of an MCP server, a recorded call): a write

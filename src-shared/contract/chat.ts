@@ -62,6 +62,8 @@ export const TaskSummarySchema = z.object({
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
   messageCount: z.number().int().nonnegative(),
+  /** Calls of this task waiting for the user: a prompt in the chat or the approval queue ("Waiting for you"). */
+  waitingCalls: z.number().int().nonnegative(),
 });
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 

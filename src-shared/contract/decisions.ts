@@ -58,7 +58,7 @@ export const DecisionBasisSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('switched-off') }),
   z.object({ kind: z.literal('outside-grants') }),
   z.object({ kind: z.literal('unusable-path') }),
-  z.object({ kind: z.literal('system'), why: z.enum(['stopped', 'crash', 'no-one-to-ask', 'changed']) }),
+  z.object({ kind: z.literal('system'), why: z.enum(['stopped', 'crash', 'no-one-to-ask', 'changed', 'superseded']) }),
 ]);
 export type DecisionBasis = z.infer<typeof DecisionBasisSchema>;
 export type DecisionBasisKind = DecisionBasis['kind'];
@@ -149,7 +149,9 @@ export function basisSentence(basis: DecisionBasis): string {
           ? 'the task being stopped'
           : basis.why === 'no-one-to-ask'
             ? 'no one being there to ask'
-            : 'a file that changed';
+            : basis.why === 'superseded'
+              ? 'a new message written instead of an answer'
+              : 'a file that changed';
     default:
       return basis satisfies never;
   }

@@ -26,8 +26,6 @@ export type HistoryFilter = z.infer<typeof HistoryFilterSchema>;
 export const HistoryEntrySchema = TaskSummarySchema.extend({
   /** The tools the task called, by name, sorted. */
   tools: z.array(z.string()),
-  /** Calls of this task waiting for the user (a prompt or the approval queue). */
-  waitingCalls: z.number().int().nonnegative(),
   /** Calls of this task that did not run: denied by the user, refused before anyone was asked, or left unanswered. */
   deniedCalls: z.number().int().nonnegative(),
   /** Calls of this task that failed, or were cut short by a crash. */
@@ -64,7 +62,7 @@ export type ExportFormat = z.infer<typeof ExportFormatSchema>;
 
 /** One task as exported: everything needed to show it again, and to find it again by search. */
 export const ExportedTaskSchema = z.object({
-  task: TaskSummarySchema.omit({ messageCount: true }),
+  task: TaskSummarySchema.omit({ messageCount: true, waitingCalls: true }),
   messages: z.array(MessageSchema),
   toolCalls: z.array(ToolCallSchema),
   audit: z.array(AuditEventSchema.omit({ id: true })),

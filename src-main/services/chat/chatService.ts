@@ -6,7 +6,7 @@ import {
   type ToolCall,
 } from '../../../src-shared/contract/index.js';
 import { agentToolsFrom } from '../../agent/agentTools.js';
-import { ChatRunner, tasksToContinue, type ReplyOptions } from '../../agent/chatRunner.js';
+import { ChatRunner, tasksToContinue, type DecidedIn, type ReplyOptions } from '../../agent/chatRunner.js';
 import type { ToolActions } from '../../agent/toolActions.js';
 import type { ChatEngine } from '../../llm/engineTypes.js';
 import type { Store } from '../../store/store.js';
@@ -27,6 +27,8 @@ export interface ChatServiceDeps {
   readonly tools: { readonly actions: ToolActions };
   /** The length cap and temperature the caller fixes; the environment's defaults fill the rest. */
   readonly reply?: Partial<ReplyOptions>;
+  /** Someone can answer a prompt in the chat; a command's Host cannot (its calls that need asking are not run). */
+  readonly canAsk?: boolean;
 }
 
 /** How long after a change the next task's tools are evaluated: a burst of changes gives one evaluation. */
@@ -38,7 +40,8 @@ const CHANGES_TOOLS = /^(policy|settings|packs|mcp)\./;
 export function createChatService(deps: ChatServiceDeps) {
   const { store } = deps;
   const { engine, settings } = deps.models;
-  const runner = new ChatRunner({ engine, store, emit: deps.emit, tools: agentToolsFrom(deps.tools.actions) });
+  const tools = agentToolsFrom(deps.tools.actions, { canAsk: deps.canAsk ?? true });
+  const runner = new ChatRunner({ engine, store, emit: deps.emit, tools });
   const reply = { ...defaultReplyOptions(), ...deps.reply };
   const handlers: HandlersOf<'chat.send' | 'chat.stop' | 'tasks.list' | 'tasks.get'> = {
     'chat.send': async ({ taskId, text }) => {
@@ -94,15 +97,24 @@ export function createChatService(deps: ChatServiceDeps) {
     runner,
     handlers,
     /**
-     * After the user decided queued calls: each task whose calls are all decided goes on (ChatRunner.continueTask);
-     * answers the replies that will be written, at once, before they are.
+     * After the user decided calls (in the queue, or at a prompt): each task that waits for nothing more goes on
+     * (ChatRunner.continueTask); answers the replies that will be written, at once, before they are. A task goes on
+     * after a prompt once none of its prompts waits (a call of it left in the queue was told to the model as
+     * waiting there); after the queue, once neither its queued calls nor a prompt wait (answering the prompt goes
+     * on with the task, the queue's outcomes in its history).
      */
-    continueAfterDecisions: (calls: readonly ToolCall[]): Array<{ taskId: string; messageId: string }> => {
-      const waiting = new Set(store.toolCalls.queue().map((call) => call.taskId));
-      const byTask = tasksToContinue(calls, (taskId) => waiting.has(taskId));
+    continueAfterDecisions: (
+      calls: readonly ToolCall[],
+      from: DecidedIn = 'queue',
+    ): Array<{ taskId: string; messageId: string }> => {
+      const stillWaiting = (taskId: string) =>
+        store.toolCalls
+          .listForTask(taskId)
+          .some((call) => call.state === 'pending' && (from === 'queue' || call.gate === 'prompt'));
+      const byTask = tasksToContinue(calls, stillWaiting);
       const options = { ...reply, temperature: settings.effective().temperature };
       return [...byTask].flatMap(([taskId, decided]) => {
-        const continued = runner.continueTask(taskId, decided, options, readyModel);
+        const continued = runner.continueTask(taskId, decided, options, readyModel, from);
         return continued ? [{ taskId, messageId: continued.assistantMessageId }] : [];
       });
     },

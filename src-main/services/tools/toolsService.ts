@@ -39,8 +39,11 @@ export interface ToolsServiceDeps {
   readonly dataDir: string;
   /** Who decides calls through this Host, as the audit log records them. */
   readonly caller: Caller;
-  /** The tasks of calls just decided in the queue go on (the chat service); answers the replies that will. */
-  readonly continueTasks?: (calls: readonly ToolCall[]) => Array<{ taskId: string; messageId: string }>;
+  /** The tasks of calls just decided (in the queue, at a prompt) go on (the chat service); answers the replies that will. */
+  readonly continueTasks?: (
+    calls: readonly ToolCall[],
+    from: 'queue' | 'prompt',
+  ) => Array<{ taskId: string; messageId: string }>;
 }
 
 /** A proposal's or a decision's result as the contract answers it (the call itself travels beside it). */
@@ -119,7 +122,7 @@ export function createToolsService(deps: ToolsServiceDeps) {
       outcomes.push(outcomeOf(result));
       if (waiting && call.state !== 'pending') decidedNow.push(call);
     }
-    const continued = continueTasks === false ? [] : (deps.continueTasks?.(decidedNow) ?? []);
+    const continued = continueTasks === false ? [] : (deps.continueTasks?.(decidedNow, 'queue') ?? []);
     return { calls, outcomes, continued };
   };
   const handlers: HandlersOf<ToolsMethod> = {
@@ -142,8 +145,13 @@ export function createToolsService(deps: ToolsServiceDeps) {
       const result = await actions.propose({ taskId: taskId ?? null, tool, args, actor: 'cli', interactive: false });
       return { ...outcomeOf(result), call: result.call };
     },
-    'toolcalls.answer': async ({ id, answer, reason }) =>
-      callOf(await actions.answerPrompt(id, answer, reason ?? null)),
+    // The reply that asked ended at the prompt: once the call is decided (and ran, or not), its task goes on.
+    'toolcalls.answer': async ({ id, answer, reason }) => {
+      const waiting = store.toolCalls.get(id)?.state === 'pending';
+      const call = callOf(await actions.answerPrompt(id, answer, reason ?? null));
+      if (waiting && call.state !== 'pending') deps.continueTasks?.([call], 'prompt');
+      return call;
+    },
     'toolcalls.undo': async ({ id }) => actions.undo(id),
     'approvals.list': async () => ({ calls: actions.queue() }),
     'approvals.approve': async ({ ids, args, continue: go }) =>

@@ -12,7 +12,6 @@ import { toTask, type TaskRow } from './tasksRepo.js';
 
 interface EntryRow extends TaskRow {
   tools: string | null;
-  waiting: number;
   denied: number;
   failed: number;
 }
@@ -93,7 +92,6 @@ const where = (terms: string[]) => (terms.length ? `WHERE ${terms.join(' AND ')}
 const toEntry = (row: EntryRow): HistoryEntry => ({
   ...toTask(row),
   tools: row.tools ? row.tools.split(TOOL_SEPARATOR) : [],
-  waitingCalls: row.waiting,
   deniedCalls: row.denied,
   failedCalls: row.failed,
 });
@@ -171,7 +169,7 @@ export function createHistoryRepo(db: Db) {
            (SELECT count(*) FROM messages m WHERE m.task_id = t.id) AS message_count,
            (SELECT group_concat(tool, '${TOOL_SEPARATOR}') FROM
               (SELECT DISTINCT c.tool FROM tool_calls c WHERE c.task_id = t.id ORDER BY c.tool)) AS tools,
-           (SELECT count(*) FROM tool_calls p WHERE p.task_id = t.id AND p.state = 'pending') AS waiting,
+           (SELECT count(*) FROM tool_calls p WHERE p.task_id = t.id AND p.state = 'pending') AS waiting_calls,
            (SELECT count(*) FROM tool_calls d WHERE d.task_id = t.id AND d.state IN ('denied', 'rejected', 'expired'))
              AS denied,
            (SELECT count(*) FROM tool_calls f WHERE f.task_id = t.id AND f.state IN ('failed', 'interrupted')) AS failed

@@ -8,6 +8,7 @@ export interface TaskRow {
   created_at: number;
   updated_at: number;
   message_count: number;
+  waiting_calls: number;
 }
 
 export const toTask = (row: TaskRow): TaskSummary => ({
@@ -17,10 +18,12 @@ export const toTask = (row: TaskRow): TaskSummary => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   messageCount: row.message_count,
+  waitingCalls: row.waiting_calls,
 });
 
 const SELECT = `SELECT t.id, t.title, t.status, t.created_at, t.updated_at,
-  (SELECT count(*) FROM messages m WHERE m.task_id = t.id) AS message_count FROM tasks t`;
+  (SELECT count(*) FROM messages m WHERE m.task_id = t.id) AS message_count,
+  (SELECT count(*) FROM tool_calls c WHERE c.task_id = t.id AND c.state = 'pending') AS waiting_calls FROM tasks t`;
 
 export function createTasksRepo(db: Db) {
   const insert = db.prepare<[string, string, TaskStatus, number, number]>(

@@ -80,7 +80,6 @@ export function ChatView({ readOnly }: { readOnly: boolean }) {
       <MessageList emptyHint={readOnly ? 'This task has no messages.' : 'Ask anything to start a new task.'} />
 
       {chatError && <ErrorNotice error={chatError} onDismiss={dismissChatError} className="chat-error" />}
-      {chatError?.code === 'TASK_BUSY' && <BusyTaskLink />}
 
       {readOnly ? (
         <div className="readonly-notice" data-testid="readonly-notice" role="status">
@@ -93,27 +92,5 @@ export function ChatView({ readOnly }: { readOnly: boolean }) {
         <Composer />
       )}
     </main>
-  );
-}
-
-/** After a refusal because another task's reply holds the model: a way to that task (its prompt, or its Stop). */
-function BusyTaskLink() {
-  const busy = useAppStore((s) => s.tasks.find((t) => t.status === 'running' && t.id !== s.openTaskId) ?? null);
-  const { openTask, dismissChatError } = useAppStore(
-    useShallow((s) => ({ openTask: s.openTask, dismissChatError: s.dismissChatError })),
-  );
-  if (!busy) return null;
-  return (
-    <div className="chat-busy-link">
-      <Button
-        data-testid="open-busy-task"
-        onClick={() => {
-          dismissChatError();
-          void openTask(busy.id);
-        }}
-      >
-        Open “{busy.title}”
-      </Button>
-    </div>
   );
 }

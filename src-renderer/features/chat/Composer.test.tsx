@@ -64,25 +64,20 @@ describe('an over-long message', () => {
   });
 });
 
-describe('a message refused because another task holds the model', () => {
-  it('keeps the text, says which task, and opens that task in one click', async () => {
+describe('a message the Host refuses because the task is still being written', () => {
+  it('keeps the text and says why', async () => {
     const busy = makeTask({ id: 'busy', title: 'rename the draft', status: 'running' });
-    const refusal =
-      'The task "rename the draft" is waiting for you to answer a prompt, and one reply is written at a time. Answer it (or stop that reply) first.';
+    const refusal = 'This task is still being written. Wait for its reply to finish, or stop it, before writing again.';
     const host = fakeHost({
       'chat.send': () => {
         throw new ApiCallError('TASK_BUSY', refusal);
       },
-      'tasks.get': () => ({ task: busy, messages: [], toolCalls: [] }),
     });
-    const view = renderWithStore(<ChatView readOnly={false} />, host, { modelState: READY, tasks: [busy] });
+    renderWithStore(<ChatView readOnly={false} />, host, { modelState: READY, tasks: [busy] });
     const box = screen.getByTestId<HTMLTextAreaElement>('composer-input');
     fireEvent.change(box, { target: { value: 'what time is it?' } });
     fireEvent.keyDown(box, { key: 'Enter' });
     expect((await screen.findByRole('alert')).textContent).toContain(refusal);
     expect(box.value).toBe('what time is it?');
-    await view.user.click(screen.getByTestId('open-busy-task'));
-    await waitFor(() => expect(view.store.getState().openTaskId).toBe('busy'));
-    expect(host.requestsTo('tasks.get')).toEqual([{ taskId: 'busy' }]);
   });
 });

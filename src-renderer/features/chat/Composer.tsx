@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Button } from '../../ui/Button.js';
+import { isPrompt } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { selectIsStreaming, selectModelStatus, selectOpenTaskId } from '../../store/selectors.js';
 
@@ -14,10 +15,13 @@ export function Composer() {
   const [text, setText] = useState('');
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
-  // A new or newly opened task, or the end of a reply: put the cursor back in the box.
+  // A reply that ended at a prompt leaves the focus on the prompt (Enter allows a read, Esc denies).
+  const asking = useAppStore((s) => s.toolCalls.some(isPrompt));
+
+  // A new or newly opened task, the end of a reply, or a prompt answered: put the cursor back in the box.
   useEffect(() => {
-    if (!streaming) inputRef.current?.focus();
-  }, [streaming, openTaskId]);
+    if (!streaming && !asking) inputRef.current?.focus();
+  }, [streaming, asking, openTaskId]);
 
   const submit = async () => {
     if (streaming || !modelReady || !text.trim()) return;

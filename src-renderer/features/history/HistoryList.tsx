@@ -1,11 +1,11 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { HistoryEntry } from '../../../src-shared/contract/index.js';
+import { callOutcomeWords, taskStatusWords, type HistoryEntry } from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
 import { formatRelativeTime, isoDateTime } from '../../ui/format.js';
 import { formatAuditTime } from '../../ui/toolFormat.js';
 import { useNow } from '../../ui/useNow.js';
 import { useAppStore, useAppStoreApi } from '../../store/StoreContext.js';
-import { EMPTY_FILTER, countLabel, historyStatusLabel, isFilterEmpty, visibleRange } from '../../store/historyView.js';
+import { EMPTY_FILTER, countLabel, isFilterEmpty, visibleRange } from '../../store/historyView.js';
 import {
   selectHistoryEntries,
   selectHistoryFilter,
@@ -255,11 +255,11 @@ const HistoryRow = memo(function HistoryRow({
 }) {
   const title = entry.title || 'Untitled task';
   const tabIndex = tabbable ? 0 : -1;
+  const openInChat = useAppStore((s) => s.openTask);
   const meta = [
-    historyStatusLabel(entry.status),
+    taskStatusWords(entry),
     // A task can end "Completed" with calls that did not run or failed: that is said beside it.
-    entry.deniedCalls > 0 ? `${countLabel(entry.deniedCalls, 'call')} not run` : null,
-    entry.failedCalls > 0 ? `${countLabel(entry.failedCalls, 'call')} failed` : null,
+    ...callOutcomeWords(entry),
     countLabel(entry.messageCount, 'message'),
     entry.tools.length > 0 ? entry.tools.join(', ') : null,
   ].filter(Boolean);
@@ -307,9 +307,16 @@ const HistoryRow = memo(function HistoryRow({
         </span>
       </button>
       {entry.waitingCalls > 0 && (
-        <span className="badge badge-warning history-row-waiting" data-testid="history-row-waiting">
-          {entry.waitingCalls} waiting
-        </span>
+        // The way to what the task waits for: the chat opens it at its prompt, or at its call in the queue.
+        <button
+          type="button"
+          className="badge badge-warning history-row-waiting"
+          data-testid="history-row-waiting"
+          tabIndex={tabIndex}
+          onClick={() => void openInChat(entry.id)}
+        >
+          Waiting for you{entry.waitingCalls > 1 ? ` (${entry.waitingCalls})` : ''}: answer in the chat
+        </button>
       )}
     </li>
   );

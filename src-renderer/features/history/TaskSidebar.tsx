@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { TaskSummary } from '../../../src-shared/contract/index.js';
+import { taskStatusOf, type TaskSummary } from '../../../src-shared/contract/index.js';
 import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { formatRelativeTime, taskStatusLabel } from '../../ui/format.js';
@@ -106,7 +106,7 @@ const TaskRow = memo(function TaskRow({
   now: number;
   onOpen: (taskId: string) => Promise<void>;
 }) {
-  const status = taskStatusLabel(task.status);
+  const status = taskStatusLabel(task);
   const when = formatRelativeTime(task.updatedAt, now);
   return (
     <li>
@@ -121,7 +121,12 @@ const TaskRow = memo(function TaskRow({
         <span className="task-item-title">{task.title || 'Untitled task'}</span>
         <span className="task-item-meta">
           <time dateTime={isoOrUndefined(task.updatedAt)}>{when}</time>
-          {status && <span className={`task-status status-${task.status}`}> · {status}</span>}
+          {status && (
+            <span className={`task-status status-${taskStatusOf(task)}`} data-testid="task-status">
+              {' '}
+              · {status}
+            </span>
+          )}
         </span>
       </button>
     </li>

@@ -1,6 +1,7 @@
 import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   onlyThought,
+  taskStatusWords,
   type AppError,
   type ExportFormat,
   type Message,
@@ -17,7 +18,7 @@ import { formatDuration, isoDateTime, messageStateNote, span } from '../../ui/fo
 import { saveFile } from '../../ui/saveFile.js';
 import { actorLabel, decidedByLabel, formatAuditTime, toolCallStateLabel } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
-import { countLabel, historyStatusLabel, timelineTotals } from '../../store/historyView.js';
+import { countLabel, timelineTotals } from '../../store/historyView.js';
 import { buildTimeline, timelineKey } from '../../store/timeline.js';
 
 /**
@@ -121,7 +122,7 @@ function TimelineBody({ detail }: { detail: TaskDetail }) {
   return (
     <>
       <dl className="timeline-summary" data-testid="timeline-summary">
-        <Fact label="Status">{historyStatusLabel(task.status)}</Fact>
+        <Fact label="Status">{taskStatusWords(task)}</Fact>
         <Fact label="Started">
           <time dateTime={isoDateTime(task.createdAt)}>{formatAuditTime(task.createdAt)}</time>
         </Fact>

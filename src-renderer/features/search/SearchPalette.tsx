@@ -1,11 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { SearchHit, TaskSummary } from '../../../src-shared/contract/index.js';
+import { taskStatusWords, type SearchHit, type TaskSummary } from '../../../src-shared/contract/index.js';
 import { Dialog } from '../../ui/Dialog.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { HighlightedSnippet } from '../../ui/HighlightedSnippet.js';
 import { formatRelativeTime } from '../../ui/format.js';
 import { useAppStore } from '../../store/StoreContext.js';
-import { historyStatusLabel } from '../../store/historyView.js';
 import { selectSearchOpen, selectTasks } from '../../store/selectors.js';
 import { SEARCH_LIMIT } from '../../store/searchSlice.js';
 
@@ -209,7 +208,7 @@ function HitView({ hit, now }: { hit: SearchHit; now: number }) {
       <span className="search-result-meta">
         {[
           formatRelativeTime(hit.updatedAt, now),
-          historyStatusLabel(hit.status),
+          taskStatusWords(hit),
           where,
           hit.matches > 1 ? `${hit.matches} matches` : null,
         ]
@@ -225,7 +224,7 @@ function RecentView({ task, now }: { task: TaskSummary; now: number }) {
     <>
       <span className="search-result-title">{task.title || 'Untitled task'}</span>
       <span className="search-result-meta">
-        {formatRelativeTime(task.updatedAt, now)} · {historyStatusLabel(task.status)}
+        {formatRelativeTime(task.updatedAt, now)} · {taskStatusWords(task)}
       </span>
     </>
   );
