@@ -7,7 +7,7 @@ import { makeModel, type ModelPreset } from '../llm/synthetic/makeModel.js';
  * Bumped whenever the generator's output changes, so cached benchmark models are made again (2: the qwen35 presets
  * carry Qwen3.5's chat template).
  */
-const GENERATOR_REVISION = 2;
+const GENERATOR_REVISION = 3;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the benchmark's generated models are kept (git-ignored), beside the tests' own. */

@@ -5,7 +5,7 @@ import type { ChatTemplateName } from '../llm/chatTemplates/chatTemplates.js';
 import { defaultChatTemplate, makeModel, type ModelPreset, type QuantName } from '../llm/synthetic/makeModel.js';
 
 /** Bumped whenever the generator's output changes, so cached test models are made again. */
-const GENERATOR_REVISION = 2;
+const GENERATOR_REVISION = 3;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TEST_MODEL_DIR = join(repoRoot, '.cache', 'models');

@@ -97,7 +97,7 @@ export interface MakeModelOptions {
 }
 
 /** The layers of a qwen3 model: every layer full attention with q/k norms, tied embeddings. */
-function qwen3Layout(shape: Qwen3Shape, type: WritableGgmlType, seed: number) {
+function qwen3Layout(shape: Qwen3Shape, type: WritableGgmlType, seed: number, realTokens: number) {
   const arch = shape.arch;
   const metadata: Array<readonly [string, GgufMetaValue]> = [
     ...transformerMetadata(shape),
@@ -107,7 +107,7 @@ function qwen3Layout(shape: Qwen3Shape, type: WritableGgmlType, seed: number) {
   const q = shape.heads * shape.headDim;
   const kv = shape.kvHeads * shape.headDim;
   const tensors: GgufTensorSource[] = [
-    randomTensor('token_embd.weight', [shape.hidden, shape.vocab], type, seed),
+    randomTensor('token_embd.weight', [shape.hidden, shape.vocab], type, seed, realTokens),
     onesTensor('output_norm.weight', shape.hidden),
   ];
   for (let i = 0; i < shape.layers; i++) {
@@ -136,7 +136,10 @@ function qwen3Layout(shape: Qwen3Shape, type: WritableGgmlType, seed: number) {
  *
  * The Qwen3.5 presets keep Qwen3's tokenizer (151,669 tokens; the only one Homebody has) and pad it with unused
  * tokens to Qwen3.5's 248,320 embedding rows, as llama.cpp's converter pads any vocabulary to the embedding size:
- * the embedding and output matrices, the largest in a 0.8B model, then have their real size.
+ * the embedding and output matrices, the largest in a 0.8B model, then have their real size. The padding's rows are
+ * zeros: with tied embeddings its logits are then 0, far below the best real token's, so the model never writes a
+ * token that has no text (with random rows it did, 39% of the time on the qwen3.5 presets, and a reply showed
+ * nothing for several steps). A trained model never writes its padding either.
  */
 export function makeModel(options: MakeModelOptions): {
   path: string;
@@ -150,8 +153,8 @@ export function makeModel(options: MakeModelOptions): {
   const tokenizer = loadQwenTokenizer(shape.vocab);
   const layout =
     shape.arch === 'qwen35'
-      ? { metadata: qwen35Metadata(shape), tensors: qwen35Tensors(shape, type, options.seed) }
-      : qwen3Layout(shape, type, options.seed);
+      ? { metadata: qwen35Metadata(shape), tensors: qwen35Tensors(shape, type, options.seed, tokenizer.realTokenCount) }
+      : qwen3Layout(shape, type, options.seed, tokenizer.realTokenCount);
   const metadata: Array<readonly [string, GgufMetaValue]> = [
     ['general.architecture', { type: 'string', value: shape.arch }],
     [

@@ -125,13 +125,21 @@ export function qwen35Metadata(shape: Qwen35Shape): Array<readonly [string, Gguf
 }
 
 /** Every tensor of the model, in the order the converter writes them. */
-export function qwen35Tensors(shape: Qwen35Shape, type: WritableGgmlType, seed: number): GgufTensorSource[] {
+export function qwen35Tensors(
+  shape: Qwen35Shape,
+  type: WritableGgmlType,
+  seed: number,
+  /** Rows of the embedding that hold real tokens; the padding after them is zeros (makeModel.ts). */
+  realTokens = shape.vocab,
+): GgufTensorSource[] {
   const { hidden, ffn } = shape;
   const random = (name: string, dims: [number, number]) => randomTensor(name, dims, type, seed);
   const keyDim = shape.linearKeyHeads * shape.linearHeadDim;
   const valueDim = shape.linearValueHeads * shape.linearHeadDim;
   const convChannels = 2 * keyDim + valueDim;
-  const tensors: GgufTensorSource[] = [random('token_embd.weight', [hidden, shape.vocab])];
+  const tensors: GgufTensorSource[] = [
+    randomTensor('token_embd.weight', [hidden, shape.vocab], type, seed, realTokens),
+  ];
   for (let i = 0; i < shape.layers; i++) {
     const b = `blk.${i}`;
     tensors.push(onesTensor(`${b}.attn_norm.weight`, hidden), onesTensor(`${b}.post_attention_norm.weight`, hidden));

@@ -8,12 +8,14 @@ const ROWS_PER_CHUNK = 256;
 /**
  * A matrix of seeded uniform values in [-0.5, 0.5), streamed a few rows at a time so that even the
  * embedding matrix never sits in memory whole. Each tensor's values depend on the seed and its name only.
+ * Rows from `zeroRowsFrom` on are zeros (the embedding rows of a vocabulary's padding, see makeModel.ts).
  */
 export function randomTensor(
   name: string,
   dims: [number, number],
   type: WritableGgmlType,
   seed: number,
+  zeroRowsFrom = Infinity,
 ): GgufTensorSource {
   const [cols, rows] = dims;
   // Uniform in [-0.5, 0.5): wide enough that greedy decoding wanders over the vocabulary instead of
@@ -29,7 +31,11 @@ export function randomTensor(
       for (let row = 0; row < rows; row += ROWS_PER_CHUNK) {
         const n = Math.min(ROWS_PER_CHUNK, rows - row) * cols;
         const values = n === chunk.length ? chunk : chunk.subarray(0, n);
-        for (let i = 0; i < n; i++) values[i] = (next() - 0.5) * scale;
+        for (let i = 0; i < n; i++) {
+          // The stream of values is the same either way, so the other rows do not change with `zeroRowsFrom`.
+          const value = (next() - 0.5) * scale;
+          values[i] = row + Math.floor(i / cols) >= zeroRowsFrom ? 0 : value;
+        }
         emit(encodeValues(type, values));
       }
     },
