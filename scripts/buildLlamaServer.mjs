@@ -5,10 +5,11 @@
 //   node scripts/buildLlamaServer.mjs            build if missing, print the path
 //   node scripts/buildLlamaServer.mjs --check    print the path if built, exit 1 if not
 //
-// The cache folder is named after the bundle's hash, so a node-llama-cpp upgrade builds again.
+// The cache folder is named after the bundle's hash and the build's flags, so a node-llama-cpp upgrade, or a change
+// of flags, builds again.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,9 +35,54 @@ function run(command, args, cwd) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
 }
 
+/** Which flags the binary was built with; raised when they change. 2: no AMX. */
+const FLAGS_REVISION = 2;
+
+/** ggml's instruction-set options, by the flag /proc/cpuinfo names for each. */
+const X86_OPTIONS = [
+  ['sse4_2', 'GGML_SSE42'],
+  ['avx', 'GGML_AVX'],
+  ['avx2', 'GGML_AVX2'],
+  ['avx_vnni', 'GGML_AVX_VNNI'],
+  ['bmi2', 'GGML_BMI2'],
+  ['fma', 'GGML_FMA'],
+  ['f16c', 'GGML_F16C'],
+  ['avx512f', 'GGML_AVX512'],
+  ['avx512vbmi', 'GGML_AVX512_VBMI'],
+  ['avx512_vnni', 'GGML_AVX512_VNNI'],
+  ['avx512_bf16', 'GGML_AVX512_BF16'],
+];
+
+/**
+ * Code for this CPU, less Intel's AMX: ggml's AMX kernels crash (SIGSEGV in ggml_backend_amx_mul_mat) where the CPU
+ * has AMX but the system does not hand its tile state to the process (a VM, a sandbox), and node-llama-cpp's own
+ * binaries never use them, so the two engines run the same kind of kernels. `-march=native` would bring AMX back
+ * whatever else is said, so on Linux x86 each instruction set the CPU reports is named instead; elsewhere (no AMX
+ * there), native.
+ */
+function cpuOptions() {
+  let flags;
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('flags'));
+    flags = line ? new Set(line.split(':')[1].trim().split(/\s+/)) : undefined;
+  } catch {
+    flags = undefined;
+  }
+  if (process.arch !== 'x64' || !flags) return ['-DGGML_NATIVE=ON'];
+  return [
+    '-DGGML_NATIVE=OFF',
+    ...X86_OPTIONS.map(([flag, option]) => `-D${option}=${flags.has(flag) ? 'ON' : 'OFF'}`),
+    '-DGGML_AMX_TILE=OFF',
+    '-DGGML_AMX_INT8=OFF',
+    '-DGGML_AMX_BF16=OFF',
+  ];
+}
+
 export async function llamaServerPath() {
   if (!existsSync(bundle)) throw new Error(`llama.cpp's source is missing: ${bundle} (run npm ci)`);
-  return join(cacheRoot(), await bundleHash(), 'bin', 'llama-server');
+  return join(cacheRoot(), `${await bundleHash()}-f${FLAGS_REVISION}`, 'bin', 'llama-server');
 }
 
 async function main() {
@@ -72,7 +118,7 @@ async function main() {
       '-DLLAMA_CURL=OFF',
       '-DLLAMA_BUILD_TESTS=OFF',
       '-DLLAMA_BUILD_EXAMPLES=OFF',
-      '-DGGML_NATIVE=ON',
+      ...cpuOptions(),
       // One self-contained binary, so it can be moved into place when whole.
       '-DBUILD_SHARED_LIBS=OFF',
     ],

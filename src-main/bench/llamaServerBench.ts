@@ -164,6 +164,7 @@ async function timedRequest(
     cachedTokens: totals.cachedTokens,
     completionTokens: totals.completionTokens,
     decodeTokensPerSecond: totals.decodeTokensPerSecond === null ? null : round2(totals.decodeTokensPerSecond),
+    ...(totals.endError === undefined ? {} : { endError: totals.endError }),
   };
 }
 

@@ -42,6 +42,16 @@ describe("llama-server's streamed chat answer", () => {
     });
   });
 
+  it('keeps an answer whose end llama-server refused after streaming it, and throws for a request refused at once', () => {
+    const refused = {
+      error: { code: 500, message: 'The model produced output that does not match the expected peg-native format' },
+    };
+    const streamed: ChatChunk = { choices: [{ delta: { reasoning_content: 'x' } }] };
+    expect(streamTotals([streamed, refused])).toMatchObject({ endError: expect.stringMatching(/peg-native/) });
+    expect(() => streamTotals([refused])).toThrowError(/llama-server answered with an error: The model produced/);
+    expect(streamTotals([streamed])).not.toHaveProperty('endError');
+  });
+
   it('falls back on timings when no usage was asked for', () => {
     const totals = streamTotals([
       { timings: { cache_n: 6341, prompt_n: 16, predicted_n: 8, predicted_per_second: 30 } },

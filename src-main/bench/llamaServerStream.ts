@@ -92,17 +92,28 @@ export interface StreamTotals {
   /** Generation speed as llama-server measured it; null when it generated at most one token. */
   readonly decodeTokensPerSecond: number | null;
   readonly finishReason: string | null;
+  /**
+   * llama-server's error at the end of an answer it had streamed: its parser of the model's format refused what the
+   * random-weight model wrote ("does not match the expected peg-native format"). The deltas before it stand.
+   */
+  readonly endError?: string;
 }
 
 const finite = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
-/** The figures of a whole streamed answer, from its chunks; an error chunk throws, with llama-server's message. */
+/**
+ * The figures of a whole streamed answer, from its chunks. An error chunk before any delta throws, with
+ * llama-server's message (the request failed); one after deltas is kept as `endError` (the answer was streamed, and
+ * only its end was refused).
+ */
 export function streamTotals(chunks: readonly ChatChunk[]): StreamTotals {
-  const failed = chunks.find((c) => c.error !== undefined);
-  if (failed) {
-    const error = failed.error as { message?: unknown } | null;
-    const message = typeof error?.message === 'string' ? error.message : JSON.stringify(failed.error);
-    throw new Error(`llama-server answered with an error: ${message}`);
+  const failedAt = chunks.findIndex((c) => c.error !== undefined);
+  let endError: string | undefined;
+  if (failedAt >= 0) {
+    const error = chunks[failedAt]!.error as { message?: unknown } | null;
+    const message = typeof error?.message === 'string' ? error.message : JSON.stringify(error);
+    if (!chunks.slice(0, failedAt).some(isDelta)) throw new Error(`llama-server answered with an error: ${message}`);
+    endError = message;
   }
   const usage = [...chunks].reverse().find((c) => c.usage)?.usage;
   const timings = [...chunks].reverse().find((c) => c.timings)?.timings;
@@ -117,5 +128,6 @@ export function streamTotals(chunks: readonly ChatChunk[]): StreamTotals {
     completionTokens: predicted,
     decodeTokensPerSecond: predicted !== null && predicted > 1 && speed !== null && speed > 0 ? speed : null,
     finishReason,
+    ...(endError === undefined ? {} : { endError }),
   };
 }

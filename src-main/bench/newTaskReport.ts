@@ -57,6 +57,8 @@ export interface LlamaServerTask {
   readonly cachedTokens: number | null;
   readonly completionTokens: number | null;
   readonly decodeTokensPerSecond: number | null;
+  /** llama-server refused the end of the answer it streamed (its parser of the model's format); see StreamTotals. */
+  readonly endError?: string;
 }
 
 export interface LlamaServerRun {
