@@ -123,21 +123,24 @@ export function titleFrom(text: string): string {
 
 /** One tool call as the model sees it in later turns: what was asked, and what became of it. */
 export function toolCallTurn(call: ToolCall): ChatTurn {
-  const outcome =
-    call.state === 'done'
-      ? `done: ${clip(typeof call.result === 'string' ? call.result : JSON.stringify(call.result))}`
-      : call.state === 'failed'
-        ? `failed: ${call.error ?? ''}`
-        : call.state === 'denied'
-          ? `denied by the user${call.reason ? `: ${call.reason}` : ''}`
-          : call.state === 'pending' && call.gate === 'queue'
-            ? 'waiting in the approval queue'
-            : call.state === 'pending'
-              ? "waiting for the user's answer"
-              : call.state === 'expired'
-                ? 'not run: the user did not answer'
-                : call.state;
-  return { role: 'assistant', text: `[${call.tool}: ${call.description.summary}] ${outcome}` };
+  return { role: 'assistant', text: `[${call.tool}: ${call.description.summary}] ${outcomeForModel(call)}` };
+}
+
+function outcomeForModel(call: ToolCall): string {
+  switch (call.state) {
+    case 'done':
+      return `done: ${clip(typeof call.result === 'string' ? call.result : JSON.stringify(call.result))}`;
+    case 'failed':
+      return `failed: ${call.error ?? ''}`;
+    case 'denied':
+      return `denied by the user${call.reason ? `: ${call.reason}` : ''}`;
+    case 'pending':
+      return call.gate === 'queue' ? 'waiting in the approval queue' : "waiting for the user's answer";
+    case 'expired':
+      return 'not run: the user did not answer';
+    default:
+      return call.state;
+  }
 }
 
 function clip(text: string, max = 400): string {
@@ -169,12 +172,17 @@ export type DecidedIn = 'queue' | 'prompt';
  * or at a prompt in the chat): each call with its outcome, and the request it was working on. Written by Homebody,
  * never shown as the user's message.
  */
+/** The line of a continuation prompt that names the request it goes on with (a test's script finds it by this). */
+export function requestLine(request: string): string {
+  return `Go on with their request ("${request}")`;
+}
+
 export function continuationPrompt(request: string, decided: readonly ToolCall[], from: DecidedIn = 'queue'): string {
   const outcomes = decided.map((call) => toolCallTurn(call).text).join('\n');
   const what = from === 'queue' ? 'the calls that waited in the approval queue' : 'what you asked permission for';
   return (
     `[Homebody] The user decided ${what}:\n${outcomes}\n` +
-    `Go on with their request ("${request}"): do what is left of it, or tell them what was done.`
+    `${requestLine(request)}: do what is left of it, or tell them what was done.`
   );
 }
 

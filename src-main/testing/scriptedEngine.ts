@@ -21,6 +21,7 @@ import {
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import { normalizeParameters, normalizeToolName } from '../tools/schema/index.js';
 import { parseWrittenJson, type WrittenValue } from '../llm/writtenJson.js';
+import { requestLine } from '../agent/chatRunner.js';
 import type { ScriptedCall } from './scriptedCall.js';
 
 export type Scripts = Readonly<Record<string, readonly ScriptedCall[]>>;
@@ -189,7 +190,7 @@ export class ScriptedEngine extends LlamaEngine {
     const calls = scriptFor(this.scripts, prompt);
     if (calls) return { calls, request: prompt.trim() };
     for (const [request, rest] of this.leftover) {
-      if (prompt.includes(`Go on with their request ("${request}")`)) return { calls: rest, request };
+      if (prompt.includes(requestLine(request))) return { calls: rest, request };
     }
     return undefined;
   }
