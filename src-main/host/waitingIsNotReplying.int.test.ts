@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -27,11 +36,13 @@ describe('waiting for the user is not replying', () => {
     twoStep: 'write hello.txt in Reports, then list Reports',
     superseded: 'write never.txt in Reports',
     stopped: 'write stopped.txt in Reports',
+    swapped: 'write swapped.txt in Reports/drafts',
   };
   const scripts = {
     [PROMPTS.twoStep]: [write('hello.txt'), list],
     [PROMPTS.superseded]: [write('never.txt')],
     [PROMPTS.stopped]: [write('stopped.txt')],
+    [PROMPTS.swapped]: [write(join('drafts', 'swapped.txt'))],
   };
 
   let host: HostInternals;
@@ -101,6 +112,27 @@ describe('waiting for the user is not replying', () => {
     const late = await host.invoke('toolcalls.answer', { id: asked.callId, answer: 'allow-once', reason: null });
     expect(late.state).toBe('expired');
     expect(existsSync(join(reports, 'never.txt'))).toBe(false);
+  });
+
+  it('runs nothing when, while the prompt waits, its folder is swapped for a link to a folder outside', async () => {
+    const drafts = join(reports, 'drafts');
+    const outside = join(work, 'outside');
+    mkdirSync(drafts);
+    mkdirSync(outside);
+    const asked = await askedFor(PROMPTS.swapped);
+    // The reply has ended; the prompt can wait a long time, and another program swaps the folder meanwhile.
+    renameSync(drafts, join(reports, 'drafts.old'));
+    symlinkSync(outside, drafts);
+    const answered = await host.invoke('toolcalls.answer', { id: asked.callId, answer: 'allow-once', reason: null });
+    expect(answered).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/link leading outside|changed since you were asked/),
+    });
+    expect(readdirSync(outside)).toEqual([]);
+    // The task goes on, told the call failed; the model is not told it was done.
+    await settledReply(host, asked.taskId);
+    const { messages } = await host.invoke('tasks.get', { taskId: asked.taskId });
+    expect(messages.filter((m) => m.role === 'assistant')).toHaveLength(2);
   });
 
   it('stops a task that waits at a prompt by letting the prompt lapse', async () => {
