@@ -100,6 +100,11 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The Host only wires (DESIGN.md): each area's work lives in its service, and this file stays short enough to read.
+    files: ['src-main/host/createHost.ts'],
+    rules: { 'max-lines': ['error', { max: 99, skipBlankLines: false, skipComments: false }] },
+  },
   ...MAIN_FOLDERS.map((folder) => mainFolderRules(folder, { tests: false })),
   ...MAIN_FOLDERS.map((folder) => mainFolderRules(folder, { tests: true })),
 );

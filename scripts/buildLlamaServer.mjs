@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Builds llama.cpp's own llama-server from the source node-llama-cpp ships (a git bundle), once, into a cache
-// outside the repository, and prints the binary's path. The benchmark runs it beside Homebody on the same file.
+// Builds llama.cpp's own llama-server and ggml-rpc-server from the source node-llama-cpp ships (a git bundle), once,
+// into a cache outside the repository, and prints llama-server's path. The benchmark runs it beside Homebody on the
+// same file; the remote engine's tests run Homebody against it, and against it spreading a model over RPC workers.
 //
 //   node scripts/buildLlamaServer.mjs            build if missing, print the path
 //   node scripts/buildLlamaServer.mjs --check    print the path if built, exit 1 if not
@@ -9,7 +10,7 @@
 // of flags, builds again.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,8 +36,8 @@ function run(command, args, cwd) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
 }
 
-/** Which flags the binary was built with; raised when they change. 2: no AMX. */
-const FLAGS_REVISION = 2;
+/** Which flags the binaries were built with; raised when they change. 2: no AMX. 3: RPC, and ggml-rpc-server. */
+const FLAGS_REVISION = 3;
 
 /** ggml's instruction-set options, by the flag /proc/cpuinfo names for each. */
 const X86_OPTIONS = [
@@ -85,6 +86,46 @@ export async function llamaServerPath() {
   return join(cacheRoot(), `${await bundleHash()}-f${FLAGS_REVISION}`, 'bin', 'llama-server');
 }
 
+/** ggml's RPC worker, built beside llama-server (which is moved into place last, so its presence means both). */
+export async function rpcServerPath() {
+  return join(dirname(await llamaServerPath()), 'ggml-rpc-server');
+}
+
+/**
+ * Takes the build's lock: true when this process holds it (and builds), false when another process built meanwhile.
+ * A lock whose process has gone is taken over.
+ */
+async function holdLock(lock) {
+  let waited = false;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      process.on('exit', () => rmSync(lock, { force: true }));
+      return !waited;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    const holder = Number(readFileSync(lock, 'utf8'));
+    if (!alive(holder)) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (!waited) console.error(`waiting for the build in process ${holder}`);
+    waited = true;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
+function alive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function main() {
   const binary = await llamaServerPath();
   if (existsSync(binary)) {
@@ -99,12 +140,18 @@ async function main() {
   const source = join(folder, 'src');
   const build = join(folder, 'build');
   mkdirSync(folder, { recursive: true });
+  // One build at a time (CI starts one in the background; a test asks for the binaries meanwhile): the others wait.
+  if (!(await holdLock(join(folder, 'building.lock')))) {
+    if (!existsSync(binary)) throw new Error('the build that ran meanwhile left no binary: see its output');
+    console.log(binary);
+    return;
+  }
   if (!existsSync(join(source, 'CMakeLists.txt'))) {
     rmSync(source, { recursive: true, force: true });
     run('git', ['clone', '--quiet', bundle, source], folder);
   }
   const jobs = String(Math.max(1, availableParallelism()));
-  console.error(`building llama-server in ${build} (about 8 minutes on 2 cores)`);
+  console.error(`building llama-server and ggml-rpc-server in ${build} (about 8 minutes on 2 cores)`);
   run(
     'cmake',
     [
@@ -119,16 +166,21 @@ async function main() {
       '-DLLAMA_BUILD_TESTS=OFF',
       '-DLLAMA_BUILD_EXAMPLES=OFF',
       ...cpuOptions(),
+      // llama-server's --rpc, which spreads one model's layers over ggml-rpc-server workers.
+      '-DGGML_RPC=ON',
       // One self-contained binary, so it can be moved into place when whole.
       '-DBUILD_SHARED_LIBS=OFF',
     ],
     folder,
   );
-  run('cmake', ['--build', build, '--target', 'llama-server', '-j', jobs], folder);
+  run('cmake', ['--build', build, '--target', 'llama-server', 'ggml-rpc-server', '-j', jobs], folder);
   mkdirSync(dirname(binary), { recursive: true });
-  // Through a rename, so an interrupted build never leaves a binary that looks finished.
-  renameSync(join(build, 'bin', 'llama-server'), `${binary}.partial`);
-  renameSync(`${binary}.partial`, binary);
+  // Through renames, llama-server last, so an interrupted build never leaves binaries that look finished.
+  for (const name of ['ggml-rpc-server', 'llama-server']) {
+    const target = join(dirname(binary), name);
+    renameSync(join(build, 'bin', name), `${target}.partial`);
+    renameSync(`${target}.partial`, target);
+  }
   console.log(binary);
 }
 

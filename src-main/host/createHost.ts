@@ -15,6 +15,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { appVersion } from '../util/appPaths.js';
 import { createDispatch, createEventHub, registerHandlers } from './dispatch.js';
 import { withInternals, type HostInternals } from './hostInternals.js';
+import { hostOf } from './hostLifecycle.js';
 import { SHELL_COMMANDS, type CreateHostOptions, type Host } from './hostTypes.js';
 import { openStores, recoverOrNotice, sealClearSecrets } from './startupRecovery.js';
 
@@ -45,7 +46,7 @@ async function startHost(options: CreateHostOptions, folder: DataFolder): Promis
   const { emit, subscribe } = createEventHub();
   const base = { store, emit, dataDir };
   // Who speaks through this Host's contract, as the audit log names them; a `homebody` command's Host serves no other.
-  const caller = options.shell === 'cli' ? 'cli' : 'user';
+  const caller = options.shell === 'cli' ? ('cli' as const) : ('user' as const);
   const app = { version: options.version ?? appVersion(), shell: options.shell, notices };
   const forceOffline = options.offline ?? process.env.HOMEBODY_OFFLINE === '1';
   const network = createPrivacyNetworkService({ ...base, forceOffline });
@@ -64,17 +65,8 @@ async function startHost(options: CreateHostOptions, folder: DataFolder): Promis
   // The other edge back: a task whose calls the user decided (in the queue, at a prompt) goes on in the chat.
   const continueTasks = (calls: readonly ToolCall[], from: 'queue' | 'prompt') =>
     chat.continueAfterDecisions(calls, from);
-  const tools = createToolsService({
-    ...base,
-    registry,
-    caller,
-    policies,
-    packs,
-    mcp,
-    worker,
-    evaluation,
-    continueTasks,
-  });
+  const toolsDeps = { registry, caller, policies, packs, mcp, worker, evaluation, continueTasks };
+  const tools = createToolsService({ ...base, ...toolsDeps });
   recoverOrNotice('tool calls', tools.recoverAfterCrash, notices);
   const chat = createChatService({ ...base, models, tools, reply: options.reply, canAsk: options.canAsk ?? true });
   recoverOrNotice('replies', chat.recoverAfterCrash, notices);
@@ -89,20 +81,8 @@ async function startHost(options: CreateHostOptions, folder: DataFolder): Promis
   subscribe(chat.afterEvent);
   // Timers, downloads, replies, MCP servers, the evaluation, the worker, the engine, then the ledger's last bytes.
   const shutdown = [history, packs, models, chat, mcp, evaluation, worker, models.engine, network];
-  let disposed = false;
-  const host: Host = {
-    invoke,
-    call,
-    subscribe,
-    recordConnection: (observed) => void network.recordConnection(observed),
-    async dispose() {
-      if (disposed) return;
-      disposed = true;
-      for (const part of shutdown) await part.dispose();
-      store.close();
-      folder.release();
-    },
-  };
+  const recordConnection: Host['recordConnection'] = (observed) => void network.recordConnection(observed);
+  const host = hostOf({ invoke, call, subscribe, recordConnection, shutdown, store, folder });
   recoverOrNotice('the search index after a deletion', () => void history.service.resumePendingPurge(), notices);
   history.startUp();
   packs.startUp();

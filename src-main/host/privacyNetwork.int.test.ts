@@ -53,6 +53,7 @@ describe('privacy: network', () => {
         { feature: 'web', label: 'Web tools (fetch a page, web search)' },
         { feature: 'mail', label: 'Mail (SMTP sending, IMAP reading)' },
         { feature: 'mcp', label: 'MCP servers over HTTP' },
+        { feature: 'remote-model', label: 'A model on another computer (llama-server, vLLM, Ollama)' },
       ],
     });
 

@@ -105,6 +105,27 @@ describe('EgressGuard, offline (the default)', () => {
     ]);
   });
 
+  it('records what a request to a model on another computer carried, with its bytes both ways', () => {
+    const { guard, ledger } = setup({ offline: true, rules: [{ feature: 'remote-model', host: '192.168.1.20' }] });
+    const ticket = guard.check(
+      'http://192.168.1.20:8080/completion',
+      'remote-model',
+      'model on node',
+      'the conversation',
+    );
+    ticket.setBytes(0, false, 5000);
+    ticket.setBytes(812, true);
+    expect(ledger.list()).toMatchObject([
+      { feature: 'remote-model', allowed: true, reason: 'rule remote-model: 192.168.1.20', sent: 5000, bytes: 812 },
+    ]);
+    expect(ledger.list()[0]!.carried).toBe('the conversation');
+    // Another host is refused offline, and the refusal says what it would have carried.
+    expect(() =>
+      guard.check('http://10.0.0.9:8080/completion', 'remote-model', 'model on node', 'the conversation'),
+    ).toThrow(/offline.*a model on another computer/i);
+    expect(ledger.list()[1]).toMatchObject({ allowed: false, sent: null, bytes: null, carried: 'the conversation' });
+  });
+
   it('refuses other schemes and invalid URLs in any mode, and records the refusal without bytes', () => {
     const { guard, ledger } = setup({ offline: false, rules: [] });
     for (const url of ['file:///etc/passwd', 'ftp://example.com/a.gguf', 'not a url', 'ws://127.0.0.1/']) {

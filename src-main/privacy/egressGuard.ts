@@ -27,9 +27,9 @@ export interface EgressTicket {
   readonly hostNamed: boolean;
   /**
    * Sets the bytes received so far for this connection (or connections); written to the ledger at most ~2/s, the
-   * last value always (a little later), and at once when `final`.
+   * last value always (a little later), and at once when `final`. `sent`: the bytes sent, where the feature counts them.
    */
-  setBytes(bytes: number, final?: boolean): void;
+  setBytes(bytes: number, final?: boolean, sent?: number): void;
 }
 
 export interface EgressGuardOptions {
@@ -122,8 +122,8 @@ export class EgressGuard {
    * Asks to connect to `rawUrl` for `feature` on behalf of `source`. Answers a ticket when allowed; throws
    * HomebodyError NETWORK_BLOCKED with a sentence saying what to do when not. Either way the ledger has it.
    */
-  check(rawUrl: string, feature: EgressFeature, source: string): EgressTicket {
-    const ticket = this.decideAndRecord(rawUrl, feature, source, true);
+  check(rawUrl: string, feature: EgressFeature, source: string, carried?: string): EgressTicket {
+    const ticket = this.decideAndRecord(rawUrl, feature, source, true, carried);
     if (!ticket) throw new Error('unreachable: an allowed check always answers a ticket');
     return ticket;
   }
@@ -141,6 +141,7 @@ export class EgressGuard {
     feature: EgressFeature,
     source: string,
     connecting: boolean,
+    carried?: string,
   ): EgressTicket | undefined {
     let url: URL | undefined;
     try {
@@ -167,6 +168,7 @@ export class EgressGuard {
       reason: allowed ? decision.allowedBy : decision.reason,
       bytes: allowed ? 0 : null,
       via: 'guard',
+      ...(carried === undefined ? {} : { carried, sent: allowed ? 0 : null }),
     });
     if (!allowed) throw new HomebodyError('NETWORK_BLOCKED', decision.reason);
     this.touch(host, port, feature === 'model-download' ? source : undefined);
@@ -285,6 +287,7 @@ export class EgressGuard {
     const sink = this.sink;
     let written = Number.NEGATIVE_INFINITY;
     let pending: number | null = null;
+    let pendingSent: number | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const write = () => {
       clearTimeout(timer);
@@ -292,16 +295,17 @@ export class EgressGuard {
       this.unwritten.delete(write);
       if (pending === null || this.disposed) return;
       written = this.now();
-      sink.setBytes(event.id, pending);
+      sink.setBytes(event.id, pending, pendingSent);
       pending = null;
     };
     return {
       event,
       hostNamed,
-      setBytes: (bytes: number, final = false) => {
+      setBytes: (bytes: number, final = false, sent?: number) => {
         if (this.disposed) return;
         this.touch(host, port, download);
         pending = Math.max(0, Math.floor(bytes));
+        if (sent !== undefined) pendingSent = Math.max(0, Math.floor(sent));
         if (final || this.now() - written >= this.bytesIntervalMs) write();
         else {
           // The last value is always written, a little later, so the ledger ends with the real total.

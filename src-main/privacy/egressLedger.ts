@@ -10,8 +10,8 @@ export type NewEgressEvent = Omit<EgressEvent, 'id'>;
 export interface EgressSink {
   /** Records an event and answers it with its id. */
   record(event: NewEgressEvent): EgressEvent;
-  /** Sets the bytes received of an event already recorded (a download in progress). */
-  setBytes(id: number, bytes: number): void;
+  /** Sets the bytes received (and sent, where counted) of an event already recorded (a download in progress). */
+  setBytes(id: number, bytes: number, sent?: number): void;
 }
 
 /**
@@ -55,9 +55,11 @@ export class MemoryEgressLedger implements EgressSink {
     return { ...recorded };
   }
 
-  setBytes(id: number, bytes: number): void {
+  setBytes(id: number, bytes: number, sent?: number): void {
     const event = this.events.find((e) => e.id === id);
-    if (event) event.bytes = bytes;
+    if (!event) return;
+    event.bytes = bytes;
+    if (sent !== undefined) event.sent = sent;
   }
 
   /** Oldest first (copies). */

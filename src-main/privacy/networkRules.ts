@@ -10,6 +10,7 @@ export const FEATURE_SHORT_NAMES: Readonly<Record<EgressFeature, string>> = {
   web: 'Web tools',
   mail: 'Mail',
   mcp: 'MCP servers',
+  'remote-model': 'Models on other computers',
 };
 
 /** What a feature connects for, in a sentence: "did not connect to X for mail". */
@@ -18,6 +19,7 @@ export const FEATURE_PURPOSES: Readonly<Record<EgressFeature, string>> = {
   web: 'the web tools',
   mail: 'mail',
   mcp: 'an MCP server',
+  'remote-model': 'a model on another computer',
 };
 
 /** A host as rules and the ledger compare it: lowercase, no IPv6 brackets, no trailing dot. */

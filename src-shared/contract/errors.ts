@@ -44,6 +44,20 @@ export const ErrorCodeSchema = z.enum([
    * done only when sent again with the explicit confirmation the message asks for, after the user saw the warning.
    */
   'CONFIRMATION_REQUIRED',
+  /** A model on another computer could not be reached: nothing listens there, or the name does not resolve. */
+  'REMOTE_UNREACHABLE',
+  /** A model on another computer did not answer in time (the message says at which step). */
+  'REMOTE_TIMEOUT',
+  /** The connection to a model on another computer ended in the middle of a reply. */
+  'REMOTE_DROPPED',
+  /** A model on another computer answered something that is not its API's answer (the message quotes it). */
+  'REMOTE_BAD_REPLY',
+  /** The server refused the request (an API key it does not take, an error of its own); the message has its words. */
+  'REMOTE_REFUSED',
+  /** The server serves another model than the one configured. */
+  'REMOTE_WRONG_MODEL',
+  /** The server's TLS certificate is not the one pinned when it was added. */
+  'REMOTE_CERTIFICATE_CHANGED',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

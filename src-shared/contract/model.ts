@@ -24,6 +24,15 @@ export const ModelInfoSchema = z.object({
   gpu: z.string(),
   /** What the model's chat template does about thinking by default (absent from engines that do not say). */
   thinkingDefault: ThinkingDefaultSchema.optional(),
+  /** Present when the model runs on another computer: which server, the model it serves, and how it is spoken to. */
+  remote: z
+    .object({
+      url: z.string(),
+      model: z.string(),
+      /** llama-server's completion endpoint in the model's own dialect, or the OpenAI-compatible chat API. */
+      protocol: z.enum(['dialect', 'openai']),
+    })
+    .optional(),
 });
 export type ModelInfo = z.infer<typeof ModelInfoSchema>;
 

@@ -13,7 +13,7 @@ import { z } from 'zod';
  */
 
 /** The parts of Homebody that may need the network; rules are per feature and host. */
-export const EGRESS_FEATURES = ['model-download', 'web', 'mail', 'mcp'] as const;
+export const EGRESS_FEATURES = ['model-download', 'web', 'mail', 'mcp', 'remote-model'] as const;
 export const EgressFeatureSchema = z.enum(EGRESS_FEATURES);
 export type EgressFeature = z.infer<typeof EgressFeatureSchema>;
 
@@ -23,6 +23,7 @@ export const EGRESS_FEATURE_LABELS: Readonly<Record<EgressFeature, string>> = {
   web: 'Web tools (fetch a page, web search)',
   mail: 'Mail (SMTP sending, IMAP reading)',
   mcp: 'MCP servers over HTTP',
+  'remote-model': 'A model on another computer (llama-server, vLLM, Ollama)',
 };
 
 /** A host name (lowercase, no port, no scheme), an IP address, or `*` for any host. */
@@ -67,6 +68,10 @@ export const EgressEventSchema = z.object({
   reason: z.string().nullable(),
   /** Bytes received, when known. */
   bytes: z.number().int().nonnegative().nullable(),
+  /** Bytes sent, where the feature counts them (a model on another computer: the request's body). */
+  sent: z.number().int().nonnegative().nullable().optional(),
+  /** What the request carried, for people ("the conversation, 2 tool results"); absent where it says nothing. */
+  carried: z.string().nullable().optional(),
   via: EgressViaSchema,
 });
 export type EgressEvent = z.infer<typeof EgressEventSchema>;

@@ -46,8 +46,8 @@ export function createPrivacyNetworkService(deps: PrivacyNetworkDeps) {
       return recorded;
     },
     // The guard writes a ticket's bytes at most ~2/s, so these pushes are too.
-    setBytes(id, bytes) {
-      const updated = store.egress.setBytes(id, bytes);
+    setBytes(id, bytes, sent) {
+      const updated = store.egress.setBytes(id, bytes, sent);
       if (updated) emit({ type: 'egress.recorded', event: updated });
     },
   };

@@ -12,6 +12,8 @@ interface EgressRow {
   allowed: 0 | 1;
   reason: string | null;
   bytes: number | null;
+  sent: number | null;
+  carried: string | null;
   via: EgressVia;
 }
 
@@ -29,12 +31,14 @@ export interface LedgerQuery {
 /** The egress ledger: appended by the guard and the watchers, bytes updated while a download runs. */
 export function createEgressRepo(db: Db, maxEvents = MAX_EGRESS_EVENTS) {
   const insert = db.prepare(
-    `INSERT INTO egress_events (at, source, feature, url, host, port, allowed, reason, bytes, via)
-     VALUES (@at, @source, @feature, @url, @host, @port, @allowed, @reason, @bytes, @via)`,
+    `INSERT INTO egress_events (at, source, feature, url, host, port, allowed, reason, bytes, via, sent, carried)
+     VALUES (@at, @source, @feature, @url, @host, @port, @allowed, @reason, @bytes, @via, @sent, @carried)`,
   );
   // Ids only grow (pruning removes the oldest), so the newest `maxEvents` rows are those above this bound.
   const prune = db.prepare<[number]>('DELETE FROM egress_events WHERE id <= ?');
-  const setBytes = db.prepare<[number, number]>('UPDATE egress_events SET bytes = ? WHERE id = ?');
+  const setBytes = db.prepare<[number, number | null, number]>(
+    'UPDATE egress_events SET bytes = ?, sent = coalesce(?, sent) WHERE id = ?',
+  );
   const get = db.prepare<[number], EgressRow>('SELECT * FROM egress_events WHERE id = ?');
   const page = db.prepare<[number, number, number], EgressRow>(
     'SELECT * FROM egress_events WHERE id < ? AND allowed >= ? ORDER BY id DESC LIMIT ?',
@@ -43,16 +47,23 @@ export function createEgressRepo(db: Db, maxEvents = MAX_EGRESS_EVENTS) {
     'SELECT count(*) AS total, sum(allowed) AS allowed FROM egress_events',
   );
   const clear = db.prepare('DELETE FROM egress_events');
-  const toEvent = (row: EgressRow): EgressEvent => ({ ...row, allowed: row.allowed === 1 });
+  // Events of features that count neither leave `sent` and `carried` out, as before they existed.
+  const toEvent = ({ sent, carried, ...row }: EgressRow): EgressEvent => ({
+    ...row,
+    allowed: row.allowed === 1,
+    ...(sent === null ? {} : { sent }),
+    ...(carried === null ? {} : { carried }),
+  });
   return {
     append(event: NewEgressRow): EgressEvent {
-      const id = Number(insert.run({ ...event, allowed: event.allowed ? 1 : 0 }).lastInsertRowid);
+      const row = { sent: null, carried: null, ...event, allowed: event.allowed ? 1 : 0 };
+      const id = Number(insert.run(row).lastInsertRowid);
       if (id > maxEvents) prune.run(id - maxEvents);
       return { ...event, id };
     },
     /** Sets the bytes of an event still kept; answers the event as it is now, or undefined when it is gone. */
-    setBytes(id: number, bytes: number): EgressEvent | undefined {
-      setBytes.run(bytes, id);
+    setBytes(id: number, bytes: number, sent?: number): EgressEvent | undefined {
+      setBytes.run(bytes, sent ?? null, id);
       const row = get.get(id);
       return row ? toEvent(row) : undefined;
     },

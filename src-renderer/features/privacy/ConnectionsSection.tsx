@@ -144,8 +144,25 @@ const LedgerRow = memo(function LedgerRow({
             {event.allowed ? 'Allowed' : 'Blocked'}
           </span>
         </td>
-        <td>{formatBytes(event.bytes) ?? ''}</td>
+        <td data-testid="ledger-bytes">
+          {event.sent != null && (
+            <span className="ledger-sent" title="sent">
+              ↑ {formatBytes(event.sent)}{' '}
+            </span>
+          )}
+          {event.sent != null && event.bytes != null ? '↓ ' : ''}
+          {formatBytes(event.bytes) ?? ''}
+        </td>
       </tr>
+      {event.carried && (
+        <tr className="ledger-detail">
+          <td colSpan={6}>
+            <span className="muted" data-testid="ledger-carried">
+              Carried {event.carried}
+            </span>
+          </td>
+        </tr>
+      )}
       {(event.reason || canAllow) && (
         <tr className="ledger-detail">
           <td colSpan={6}>
