@@ -20,7 +20,9 @@ describe('homebody privacy', () => {
     });
     const wrong = await runCli(dataDir, 'privacy', 'allow', 'ftp', 'example.com');
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain('privacy allow needs a feature (model-download, web, mail, mcp, remote-model) and a host, or *');
+    expect(wrong.stderr).toContain(
+      'privacy allow needs a feature (model-download, web, mail, mcp, remote-model) and a host, or *',
+    );
     const badHost = await runCli(dataDir, 'privacy', 'allow', 'web', 'https://example.com/');
     expect(badHost.code).toBe(1);
     expect(badHost.stderr).toContain('a host name, an IP address, or * for any host');
