@@ -3,8 +3,9 @@
  * from node-llama-cpp's bundled source by scripts/buildLlamaServer.mjs and cached outside the repository.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { freeLoopbackPort as freePort } from '../bench/benchProcesses.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 const BUILD_SCRIPT = join(REPO_ROOT, 'scripts', 'buildLlamaServer.mjs');
@@ -15,18 +16,6 @@ export function llamaBinaries(): { server: string; rpc: string } {
   const server = built.stdout.trim().split('\n').pop() ?? '';
   if (built.status !== 0 || !server) throw new Error(`llama-server could not be built:\n${built.stderr}`);
   return { server, rpc: join(resolve(server, '..'), 'ggml-rpc-server') };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 export interface RunningServer {

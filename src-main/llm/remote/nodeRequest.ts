@@ -6,7 +6,8 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { TLSSocket } from 'node:tls';
+import { isIP } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { HomebodyError, type ErrorCode } from '../../../src-shared/contract/index.js';
 import type { EgressTicket } from '../../privacy/egressGuard.js';
 
@@ -44,6 +45,57 @@ export interface NodeRequest {
   readonly carried: string;
   readonly signal?: AbortSignal;
   readonly timeouts?: Partial<NodeTimeouts>;
+}
+
+/**
+ * A TLS connection to the node, its certificate's SHA-256 fingerprint read, and compared with the one pinned on first
+ * use, before anything is written on it. A home server's certificate is usually its own: trust rests on the pin rather
+ * than on a certificate authority (with no pin yet, the fingerprint is answered for the user to see and pin).
+ */
+async function pinnedConnection(
+  node: NodeEndpoint,
+  url: URL,
+  connectMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ socket: TLSSocket; fingerprint: string }> {
+  const where = `${node.label} (${origin(node.url)})`;
+  const socket = tlsConnect({
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || 443),
+    ...(isIP(url.hostname) ? {} : { servername: url.hostname }),
+    rejectUnauthorized: false,
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(remoteError('REMOTE_TIMEOUT', `${where} did not accept the connection within ${connectMs / 1000} s.`));
+    }, connectMs);
+    const onAbort = () => socket.destroy(Object.assign(new Error('aborted'), { code: 'ABORT_ERR' }));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      settle();
+      reject(signal?.aborted ? (signal.reason ?? error) : socketError(node, error, false));
+    });
+    socket.once('secureConnect', () => {
+      settle();
+      const fingerprint = socket.getPeerCertificate().fingerprint256 ?? '';
+      if (node.fingerprint && fingerprint !== node.fingerprint) {
+        socket.destroy();
+        reject(
+          remoteError(
+            'REMOTE_CERTIFICATE_CHANGED',
+            `${where} shows another TLS certificate than the one pinned when it was added (pinned ${node.fingerprint}, now ${fingerprint || 'none'}). Nothing was sent. If the server's certificate was renewed, remove the node and add it again.`,
+          ),
+        );
+        return;
+      }
+      resolve({ socket, fingerprint });
+    });
+  });
 }
 
 /** A response being read: its status, its body's chunks as they come, and the certificate the server showed. */
@@ -117,15 +169,12 @@ export async function sendToNode(node: NodeEndpoint, gate: NodeGate, req: NodeRe
   if (body) headers['content-type'] = 'application/json';
   if (node.apiKey) headers.authorization = `Bearer ${node.apiKey}`;
   const https = url.protocol === 'https:';
-  const make = https ? httpsRequest : httpRequest;
-  // A home server's certificate is usually its own: trust rests on the fingerprint pinned on first use, checked below
-  // before a byte is sent, rather than on a certificate authority.
-  const request = make(url, {
-    method: req.method,
-    headers,
-    ...(https ? { rejectUnauthorized: false } : {}),
-  });
-  let fingerprint: string | undefined;
+  // Over https the certificate is checked on a connection of its own before the request is written on it.
+  const pinned = https ? await pinnedConnection(node, url, timeouts.connectMs, req.signal) : undefined;
+  const fingerprint = pinned?.fingerprint;
+  const request = https
+    ? httpsRequest(url, { method: req.method, headers, createConnection: () => pinned!.socket })
+    : httpRequest(url, { method: req.method, headers });
   let failure: HomebodyError | undefined;
   const fail = (error: HomebodyError) => {
     failure ??= error;
@@ -143,21 +192,8 @@ export async function sendToNode(node: NodeEndpoint, gate: NodeGate, req: NodeRe
       ),
     timeouts.connectMs,
   );
-  request.on('socket', (socket) => {
-    socket.once(https ? 'secureConnect' : 'connect', () => {
-      clearTimeout(connectTimer);
-      if (!https) return;
-      fingerprint = (socket as TLSSocket).getPeerCertificate().fingerprint256;
-      if (node.fingerprint && fingerprint !== node.fingerprint) {
-        fail(
-          remoteError(
-            'REMOTE_CERTIFICATE_CHANGED',
-            `${node.label} (${origin(node.url)}) shows another TLS certificate than the one pinned when it was added (pinned ${node.fingerprint}, now ${fingerprint ?? 'none'}). Nothing was sent. If the server's certificate was renewed, remove the node and add it again.`,
-          ),
-        );
-      }
-    });
-  });
+  if (https) clearTimeout(connectTimer);
+  else request.on('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
   const firstByte = setTimeout(
     () =>
       fail(

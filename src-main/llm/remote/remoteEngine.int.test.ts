@@ -1,4 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EgressEvent, ModelState } from '../../../src-shared/contract/index.js';
 import { EgressGuard } from '../../privacy/egressGuard.js';
@@ -379,5 +385,51 @@ describe('the remote engine against a server that misbehaves', () => {
       code: 'REMOTE_REFUSED',
       message: expect.stringContaining('refused the API key (HTTP 401): "Invalid API Key"'),
     });
+  });
+});
+
+describe('a node over https, its certificate pinned on first use', () => {
+  let server: HttpsServer;
+  let url = '';
+  let certificate = '';
+  let requests = 0;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hb-node-tls-'));
+    const made = spawnSync('openssl', [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
+      ...['-subj', '/CN=study-computer', '-days', '2', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+    ]);
+    expect(made.status, made.stderr?.toString()).toBe(0);
+    certificate = readFileSync(join(dir, 'cert.pem'), 'utf8');
+    server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: certificate }, (req, res) => {
+      requests++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(req.url === '/v1/models' ? { data: [{ id: 'botpsy', max_model_len: 4096 }] } : {}));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const address = server.address();
+    url = `https://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  it('connects when the server shows the pinned certificate, and sends nothing to one that shows another', async () => {
+    const { guard } = allowedGuard();
+    const fingerprint = new X509Certificate(certificate).fingerprint256;
+    const trusted = engineFor(url, guard, {
+      protocol: 'openai',
+      node: { url, label: 'the study computer', fingerprint },
+    });
+    const first = await trusted.load();
+    expect(ready(first)?.remote, JSON.stringify(first)).toMatchObject({ model: 'botpsy', protocol: 'openai' });
+    const before = requests;
+    const otherPin = fingerprint.replace(/^../, fingerprint.startsWith('00') ? '11' : '00');
+    const swapped = engineFor(url, guard, { node: { url, label: 'the study computer', fingerprint: otherPin } });
+    const state = await swapped.load();
+    expect(state.status === 'error' && state.error).toMatchObject({
+      code: 'REMOTE_CERTIFICATE_CHANGED',
+      message: expect.stringContaining(`now ${fingerprint}`),
+    });
+    expect(requests).toBe(before); // refused before a byte of the request was written
   });
 });
