@@ -317,6 +317,18 @@ describe('the remote engine against a server that misbehaves', () => {
     expect(options.streamed.join('')).toBe('It is');
   });
 
+  it('counts the tokens streamed where the server reports no usage', async () => {
+    answer = (res) => {
+      for (const word of ['It', ' is', ' 5.']) sse(res, delta({ content: word }));
+      sse(res, delta({}, 'stop'));
+      res.end('data: [DONE]\n\n');
+    };
+    const engine = await connected();
+    const result = await engine.generate(generateOptions());
+    expect(result).toMatchObject({ text: 'It is 5.', stopReason: 'complete' });
+    expect(result.stats.completionTokens).toBe(3);
+  });
+
   it('garbage in the stream is a clear error quoting it', async () => {
     answer = (res) => {
       res.write('data: {"choices": [{"delta": {"content": "ok"}}]}\n\n');

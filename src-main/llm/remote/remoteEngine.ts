@@ -384,6 +384,7 @@ export class RemoteEngine implements ChatEngine {
       let done = false;
       const calls: { id: string; name: string; arguments: string }[] = [];
       let stepTokens = 0;
+      let deltas = 0;
       for await (const data of serverSentData(response.chunks)) {
         if (data.trim() === '[DONE]') {
           done = true;
@@ -401,6 +402,7 @@ export class RemoteEngine implements ChatEngine {
         if (!choice) continue;
         const delta = choice.delta ?? {};
         const reasoning = delta.reasoning_content ?? delta.reasoning;
+        if (reasoning || delta.content || delta.tool_calls?.length) deltas++;
         if (typeof reasoning === 'string' && reasoning) {
           tally.firstToken();
           options.onReasoning(reasoning);
@@ -421,7 +423,8 @@ export class RemoteEngine implements ChatEngine {
         if (typeof choice.finish_reason === 'string') finish = choice.finish_reason;
       }
       if (!done && finish === undefined) throw dropped(node);
-      tally.generated += stepTokens || Math.ceil(text.length / 4);
+      // A server that reports no usage streams one token per delta (llama-server, vLLM, Ollama): counted as they came.
+      tally.generated += stepTokens || deltas;
       if (finish === 'length') {
         tally.stopReason = 'maxTokens';
         return;
