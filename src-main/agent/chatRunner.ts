@@ -10,6 +10,7 @@ import {
 } from '../../src-shared/contract/index.js';
 import type { ChatEngine, ChatTurn, GenerateResult } from '../llm/engineTypes.js';
 import type { AgentTools } from './agentTools.js';
+import { allowRemote, consentRequired, remoteAllowed, remoteOf } from './remoteConsent.js';
 import { selectTools, type SelectionRequest } from './toolSelection.js';
 import { storageFailure } from '../store/db.js';
 import type { Store } from '../store/store.js';
@@ -255,12 +256,23 @@ export class ChatRunner {
     return this.running.has(taskId);
   }
 
-  send(taskId: string | null, text: string, options: ReplyOptions): SentMessage {
+  /** `consent.allowRemote`: the user agreed that this task may use the model on another computer in use now. */
+  send(
+    taskId: string | null,
+    text: string,
+    options: ReplyOptions,
+    consent: { allowRemote?: boolean } = {},
+  ): SentMessage {
     const { engine, store, emit } = this.deps;
     const state = engine.state;
     if (state.status === 'loading')
       throw new HomebodyError('NO_MODEL', 'The model is still loading; try again in a moment.');
     if (state.status !== 'ready') throw new HomebodyError('NO_MODEL', 'No model is loaded. Open a GGUF model first.');
+    // A node the task was not allowed to use is refused before anything is saved: the user's text stays in the box.
+    const remote = remoteOf(state);
+    const agreed =
+      remote && (consent.allowRemote === true || (taskId !== null && remoteAllowed(store, taskId, remote)));
+    if (remote && !agreed) throw consentRequired(remote);
     // A message the model cannot take is refused here, before a task or a message is saved.
     engine.checkMessage?.(text);
     // Another task's reply does not refuse this one: it waits for the engine. The same task's does.
@@ -287,6 +299,7 @@ export class ChatRunner {
         usedTools: calls.map((c) => c.tool),
         previouslyOffered: lastOffer(store.audit.forTask(id)),
       };
+      if (remote) allowRemote(store, id, remote, now);
       const user = store.messages.insert({ id: this.newId(), taskId: id, role: 'user', text, state: 'complete', now });
       const reply = store.messages.insert({
         id: this.newId(),
@@ -535,10 +548,18 @@ export class ChatRunner {
     try {
       // Stopped while it waited for the engine: it ends without having started.
       if (signal.aborted) throw new StoppedBeforeStart();
+      // Checked again here: the model may have changed to a node since the message was sent (or the task goes on).
+      const remote = remoteOf(engine.state);
+      if (remote) {
+        if (!remoteAllowed(store, taskId, remote)) throw consentRequired(remote);
+        store.messages.setRemote(messageId, remote);
+      }
       const offered = tools ? this.offeredTools(taskId, tools, request) : undefined;
+      const ran = store.toolCalls.listForTask(taskId).filter((c) => c.state === 'done' || c.state === 'failed');
       const result = await engine.generate({
         history,
         prompt,
+        priorToolResults: ran.length,
         maxTokens: options.maxTokens,
         temperature: options.temperature,
         signal: generation.signal,

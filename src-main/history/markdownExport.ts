@@ -21,6 +21,8 @@ const DECIDED: Record<NonNullable<ToolCall['decision']>, string> = {
 function messageBlock(m: Message): string {
   const who = m.role === 'user' ? 'You' : 'Homebody';
   const facts = [iso(m.createdAt)];
+  // A reply another computer wrote says so wherever it is read.
+  if (m.remote) facts.push(`written on another computer: ${m.remote.model} at ${m.remote.label} (${m.remote.url})`);
   if (m.state !== 'complete') facts.push(m.state);
   if (m.stats) {
     facts.push(`${m.stats.promptTokens} prompt + ${m.stats.completionTokens} reply tokens`);

@@ -10,6 +10,7 @@ import type { ReplyOptions } from '../agent/chatRunner.js';
 import type { EngineConfig } from '../llm/engineConfig.js';
 import type { EngineFactory } from '../llm/llamaEngine.js';
 import type { ObservedConnection } from '../privacy/egressLedger.js';
+import type { ModelsOptions } from '../services/models/modelsService.js';
 import type { OsKeychain } from '../privacy/secretStore.js';
 import type { DeviceBridge } from '../services/packs/deviceBridge.js';
 import type { CommandConfirmer } from '../tools/mcp/commandConfirmation.js';
@@ -55,6 +56,8 @@ export interface CreateHostOptions extends HostOptions {
   readonly loadModelOnStart?: boolean;
   /** How the Host makes the chat's engine and each evaluation's; default createLlamaEngine. */
   readonly createEngine?: EngineFactory;
+  /** Tests: the timeouts of requests to a model on another computer, and a grammar that steers its replies. */
+  readonly remoteEngine?: ModelsOptions['remoteEngine'];
   /**
    * The tool worker module to run; default the one beside the executor (compiled JavaScript in the app, where Node's
    * permission model walls it in; TypeScript through tsx from sources, where it cannot). Tests hand the compiled one

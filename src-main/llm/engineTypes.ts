@@ -38,6 +38,11 @@ export interface GenerateOptions {
    * engine's dialect parses them so; the evaluation scores on it as BFCL does.
    */
   readonly onToolCall?: (name: string, args: unknown, written?: WrittenValue) => Promise<string>;
+  /**
+   * How many tool results the history and prompt already hold (earlier calls of the task): a model on another
+   * computer is sent them, and the ledger says so.
+   */
+  readonly priorToolResults?: number;
 }
 
 export interface PrepareRequest {

@@ -48,8 +48,11 @@ export function setupRunner(result: Partial<GenerateResult> = {}) {
   const store = openStore(':memory:');
   const events: HostEvent[] = [];
   const calls: GenerateOptions[] = [];
+  let state: ModelState = READY;
   const engine: ChatEngine = {
-    state: READY,
+    get state() {
+      return state;
+    },
     onStateChange: () => () => undefined,
     load: async () => READY,
     dispose: async () => undefined,
@@ -81,7 +84,15 @@ export function setupRunner(result: Partial<GenerateResult> = {}) {
     newId: () => `id${++ids}`,
     persistEveryMs: 0,
   });
-  return { store, events, runner, calls, offer: (list: EngineTool[]) => (offered = list) };
+  return {
+    store,
+    events,
+    runner,
+    calls,
+    offer: (list: EngineTool[]) => (offered = list),
+    /** Changes the model the engine reports (a node in place of the file, say). */
+    setModel: (next: ModelState) => (state = next),
+  };
 }
 
 export const OPTIONS = { maxTokens: 64, temperature: 0 };

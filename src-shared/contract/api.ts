@@ -11,6 +11,7 @@ import { privacyApiSchemas } from './privacy.js';
 import { mcpApiSchemas } from './mcp.js';
 import { CatalogEntrySchema, ModelStateSchema } from './model.js';
 import { modelsApiSchemas } from './models.js';
+import { nodesApiSchemas } from './nodes.js';
 import { DecisionBasisKindSchema } from './decisions.js';
 import {
   AuditEventSchema,
@@ -68,6 +69,7 @@ export const apiSchemas = {
   /**
    * Adds the user's text to a task (a new one when taskId is null) and starts the reply; tokens arrive as events.
    * The task's first events (task.updated, message.created) may arrive before this call answers.
+   * Errors: NO_MODEL, TASK_NOT_FOUND, TASK_BUSY, CONTEXT_OVERFLOW, REMOTE_CONSENT_REQUIRED.
    */
   'chat.send': {
     request: z
@@ -81,6 +83,12 @@ export const apiSchemas = {
             MAX_MESSAGE_CHARS,
             messageTooLong(`it has more than ${MAX_MESSAGE_CHARS.toLocaleString('en-US')} characters`),
           ),
+        /**
+         * The user agreed that this task's conversation and tool results go to the model on another computer in use
+         * now. Without it, and without an earlier agreement for this task and node, a remote model refuses with
+         * REMOTE_CONSENT_REQUIRED before anything is saved.
+         */
+        allowRemote: z.boolean().optional(),
       })
       .strict(),
     response: z.object({ taskId: Id, userMessageId: Id, assistantMessageId: Id }),
@@ -199,6 +207,7 @@ export const apiSchemas = {
   ...packsApiSchemas,
   ...mcpApiSchemas,
   ...modelsApiSchemas,
+  ...nodesApiSchemas,
   ...doctorApiSchemas,
   ...privacyApiSchemas,
   ...evalApiSchemas,

@@ -21,6 +21,10 @@ export type MessageRole = z.infer<typeof MessageRoleSchema>;
 export const MessageStateSchema = z.enum(['streaming', 'complete', 'stopped', 'truncated', 'interrupted', 'failed']);
 export type MessageState = z.infer<typeof MessageStateSchema>;
 
+/** Where a reply came from when another computer wrote it. */
+export const RemoteMarkSchema = z.object({ url: z.string(), model: z.string(), label: z.string() });
+export type RemoteMark = z.infer<typeof RemoteMarkSchema>;
+
 export const MessageSchema = z.object({
   id: z.string(),
   taskId: z.string(),
@@ -35,6 +39,8 @@ export const MessageSchema = z.object({
   error: z.string().nullable(),
   /** Set on a reply for which earlier turns of the task were left out to fit the model's context: says so. */
   contextNote: z.string().nullable().optional(),
+  /** Set on a reply a model on another computer wrote: which server, which model, and the node's name. */
+  remote: RemoteMarkSchema.optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

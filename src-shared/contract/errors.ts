@@ -58,6 +58,11 @@ export const ErrorCodeSchema = z.enum([
   'REMOTE_WRONG_MODEL',
   /** The server's TLS certificate is not the one pinned when it was added. */
   'REMOTE_CERTIFICATE_CHANGED',
+  /**
+   * The model in use runs on another computer and this task has not been allowed to send its conversation there:
+   * chat.send again with `allowRemote: true` once the user agreed (the message names the node).
+   */
+  'REMOTE_CONSENT_REQUIRED',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

@@ -13,6 +13,7 @@ export * from './privacy.js';
 export * from './mcp.js';
 export * from './model.js';
 export * from './models.js';
+export * from './nodes.js';
 export * from './statusWords.js';
 export * from './transport.js';
 export * from './tools.js';

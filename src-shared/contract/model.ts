@@ -31,6 +31,10 @@ export const ModelInfoSchema = z.object({
       model: z.string(),
       /** llama-server's completion endpoint in the model's own dialect, or the OpenAI-compatible chat API. */
       protocol: z.enum(['dialect', 'openai']),
+      /** The node's name, for people ("the server at 192.168.1.20:8080", or the one the user gave). */
+      label: z.string().optional(),
+      /** The TLS certificate fingerprint pinned for it (https); absent over plain http. */
+      fingerprint: z.string().optional(),
     })
     .optional(),
 });

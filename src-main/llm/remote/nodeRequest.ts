@@ -266,12 +266,21 @@ export async function sendToNode(node: NodeEndpoint, gate: NodeGate, req: NodeRe
 
 /** The whole body of a short answer, parsed as JSON; a status that is not 2xx is the server's refusal, in its words. */
 export async function nodeJson(node: NodeEndpoint, gate: NodeGate, req: NodeRequest): Promise<unknown> {
+  return (await nodeAnswer(node, gate, req)).body;
+}
+
+/** As nodeJson, with the certificate the server showed (over https) beside the parsed body. */
+export async function nodeAnswer(
+  node: NodeEndpoint,
+  gate: NodeGate,
+  req: NodeRequest,
+): Promise<{ body: unknown; fingerprint: string | undefined }> {
   const response = await sendToNode(node, gate, req);
   let text = '';
   for await (const chunk of response.chunks) text += chunk;
   if (response.status < 200 || response.status >= 300) throw refusal(node, response.status, text);
   try {
-    return JSON.parse(text);
+    return { body: JSON.parse(text), fingerprint: response.fingerprint };
   } catch (error) {
     throw remoteError(
       'REMOTE_BAD_REPLY',

@@ -27,6 +27,7 @@ import {
 import type { ChatEngine, EngineTool, GenerateOptions, GenerateResult } from '../engineTypes.js';
 import { parseWrittenJson, plainValue, type WrittenValue } from '../writtenJson.js';
 import {
+  nodeAnswer,
   nodeJson,
   origin,
   quote,
@@ -52,6 +53,8 @@ export interface RemoteStep {
 
 export interface RemoteEngineOptions {
   readonly node: NodeEndpoint;
+  /** What its state names as the model's path (`remote:<id>`, so the Host remembers it as the last model); default the URL. */
+  readonly reference?: string;
   readonly gate: NodeGate;
   readonly systemPrompt: string;
   /** `auto` (default): the dialect where the server shows a template Homebody speaks, else the OpenAI API. */
@@ -68,11 +71,19 @@ export interface RemoteEngineOptions {
   readonly steering?: (step: RemoteStep) => string | undefined;
 }
 
-interface Connected {
+/** What the node answered when Homebody connected. */
+export interface NodeConnection {
   readonly protocol: RemoteProtocol;
+  /** The model it serves, and every one its API lists. */
   readonly model: string;
-  readonly dialect: ToolDialect | undefined;
+  readonly models: readonly string[];
   readonly contextSize: number;
+  /** The certificate it showed (https). */
+  readonly fingerprint: string | undefined;
+}
+
+interface Connected extends NodeConnection {
+  readonly dialect: ToolDialect | undefined;
 }
 
 /** When a server says nothing of its context (Ollama's OpenAI API): the least any chat model has. */
@@ -100,17 +111,23 @@ export class RemoteEngine implements ChatEngine {
     for (const listener of this.listeners) listener(state);
   }
 
+  /** What the node answered at the last successful connection (for the Models page's probe). */
+  get connection(): NodeConnection | undefined {
+    return this.connected;
+  }
+
   /** Connects to the node: which model it serves, its context length, how to speak to it. Never throws: a state. */
   async load(): Promise<ModelState> {
     const { node } = this.options;
-    this.setState({ status: 'loading', path: node.url, progress: 0 });
+    const path = this.options.reference ?? node.url;
+    this.setState({ status: 'loading', path, progress: 0 });
     try {
       const connected = await this.connect();
       this.connected = connected;
       this.setState({
         status: 'ready',
         info: {
-          path: node.url,
+          path,
           name: connected.model,
           architecture: 'remote',
           sizeBytes: 0,
@@ -121,20 +138,27 @@ export class RemoteEngine implements ChatEngine {
           ...(connected.dialect
             ? { thinkingDefault: connected.dialect.thinksByDefault ? ('on' as const) : ('off' as const) }
             : {}),
-          remote: { url: node.url, model: connected.model, protocol: connected.protocol },
+          remote: {
+            url: node.url,
+            label: node.label,
+            model: connected.model,
+            protocol: connected.protocol,
+            ...(connected.fingerprint ? { fingerprint: connected.fingerprint } : {}),
+          },
         },
       });
     } catch (error) {
       this.connected = undefined;
       const known = error instanceof HomebodyError ? error : remoteError('REMOTE_UNREACHABLE', String(error));
-      this.setState({ status: 'error', path: node.url, error: { code: known.code, message: known.message } });
+      this.setState({ status: 'error', path, error: { code: known.code, message: known.message } });
     }
     return this.current;
   }
 
   private async connect(): Promise<Connected> {
     const { node, gate } = this.options;
-    const listed = (await nodeJson(node, gate, { method: 'GET', path: '/v1/models', carried: 'a check' })) as {
+    const answer = await nodeAnswer(node, gate, { method: 'GET', path: '/v1/models', carried: 'a check' });
+    const listed = answer.body as {
       data?: { id?: unknown; max_model_len?: unknown; meta?: { n_ctx?: unknown; n_ctx_train?: unknown } }[];
     };
     const models = Array.isArray(listed?.data) ? listed.data.filter((m) => typeof m?.id === 'string') : [];
@@ -166,6 +190,8 @@ export class RemoteEngine implements ChatEngine {
     return {
       protocol: dialect ? 'dialect' : 'openai',
       model: String(entry.id),
+      models: models.map((m) => String(m.id)),
+      fingerprint: answer.fingerprint,
       dialect,
       contextSize: contextSize ?? UNKNOWN_CONTEXT,
     };
@@ -181,6 +207,7 @@ export class RemoteEngine implements ChatEngine {
     options.signal.addEventListener('abort', abort, { once: true });
     this.replies.add(controller);
     const reply = new ReplyTally();
+    reply.carriesToolResults = options.priorToolResults ?? 0;
     // What streams to the chat is also what the reply's result holds.
     const streaming: GenerateOptions = {
       ...options,

@@ -44,8 +44,9 @@ export function createChatService(deps: ChatServiceDeps) {
   const runner = new ChatRunner({ engine, store, emit: deps.emit, tools });
   const reply = { ...defaultReplyOptions(), ...deps.reply };
   const handlers: HandlersOf<'chat.send' | 'chat.stop' | 'tasks.list' | 'tasks.get'> = {
-    'chat.send': async ({ taskId, text }) => {
-      const sent = runner.send(taskId, text, { ...reply, temperature: settings.effective().temperature });
+    'chat.send': async ({ taskId, text, allowRemote }) => {
+      const options = { ...reply, temperature: settings.effective().temperature };
+      const sent = runner.send(taskId, text, options, allowRemote === undefined ? {} : { allowRemote });
       return { taskId: sent.taskId, userMessageId: sent.userMessageId, assistantMessageId: sent.assistantMessageId };
     },
     'chat.stop': async ({ taskId }) => ({ stopped: await runner.stop(taskId) }),

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import {
   BenchResultSchema,
   HomebodyError,
+  REMOTE_PREFIX,
   type BenchResult,
+  type NetworkRule,
   type ThinkingSetting,
   type ToolSandbox,
 } from '../../../src-shared/contract/index.js';
@@ -10,14 +12,18 @@ import { Doctor } from '../../llm/doctor.js';
 import { defaultEngineConfig, type EngineConfig } from '../../llm/engineConfig.js';
 import type { ChatEngine } from '../../llm/engineTypes.js';
 import { createLlamaEngine, type EngineFactory } from '../../llm/llamaEngine.js';
+import type { RemoteEngineOptions } from '../../llm/remote/remoteEngine.js';
+import { RoutedEngine } from '../../llm/routedEngine.js';
 import { overridesFrom } from '../../llm/modelSettings.js';
 import type { EgressGuard } from '../../privacy/egressGuard.js';
+import type { SecretStore } from '../../privacy/secretStore.js';
 import type { Store } from '../../store/store.js';
 import type { Emit, HandlersOf } from '../handlers.js';
 import { isInside } from '../privacy/storageReport.js';
 import { loadCatalog } from './catalog.js';
 import { ModelLibrary } from './modelLibrary.js';
 import { ModelSettingsService } from './modelSettingsService.js';
+import { RemoteNodes } from './remoteNodes.js';
 import { userPath } from '../../util/userPath.js';
 
 /** The model loaded last, loaded again at the next start. */
@@ -45,7 +51,13 @@ type ModelsMethod =
   | 'models.activate'
   | 'models.setThinking'
   | 'doctor.report'
-  | 'doctor.bench';
+  | 'doctor.bench'
+  | 'nodes.list'
+  | 'nodes.probe'
+  | 'nodes.add'
+  | 'nodes.remove'
+  | 'nodes.setAllowOffline'
+  | 'nodes.use';
 
 /** What the Host's caller decides about models (named as in the Host's options). */
 export interface ModelsOptions {
@@ -63,6 +75,8 @@ export interface ModelsOptions {
   readonly huggingFaceEndpoint?: string;
   /** The desktop shell's file dialog; other shells have none. */
   readonly chooseModelFile?: () => Promise<string | null>;
+  /** Tests: the timeouts of requests to nodes, and a grammar that makes a random-weight node's reply a call. */
+  readonly remoteEngine?: Partial<Pick<RemoteEngineOptions, 'timeouts' | 'steering' | 'protocol'>>;
 }
 
 export interface ModelsServiceDeps {
@@ -70,8 +84,15 @@ export interface ModelsServiceDeps {
   readonly emit: Emit;
   readonly dataDir: string;
   readonly options: ModelsOptions;
-  /** Downloads ask it before every connection. */
+  /** Downloads and nodes ask it before every connection. */
   readonly egress: EgressGuard;
+  /** Seals a node's API key. */
+  readonly secrets: SecretStore;
+  /** The user's network rules: a node added with "allow while offline" adds one, and takes it away when removed. */
+  readonly network: {
+    allow(rule: NetworkRule): Promise<unknown>;
+    disallow(rule: NetworkRule): unknown;
+  };
   /** Stops the replies in progress: the model is not changed under a reply. */
   readonly stopReplies: () => Promise<void>;
   /** The tool worker: the OS sandbox around it, for the Doctor's report. */
@@ -101,11 +122,25 @@ export function createModelsService(deps: ModelsServiceDeps) {
     ...(options.thinking ? { thinkingOverride: options.thinking } : {}),
     reload: (path) => load(path),
   });
-  const engine = createEngine(
-    // The evaluated system prompt + tool definitions, saved so a restart does not evaluate them again.
-    { ...defaultEngineConfig(), prefixCacheDir: join(deps.dataDir, 'prefix-cache'), ...engineConfig },
-    () => settings.loadSettings(),
-  );
+  const config = { ...defaultEngineConfig(), prefixCacheDir: join(deps.dataDir, 'prefix-cache'), ...engineConfig };
+  // The evaluated system prompt + tool definitions, saved so a restart does not evaluate them again.
+  const local = createEngine(config, () => settings.loadSettings());
+  const nodes: RemoteNodes = new RemoteNodes({
+    settings: store.settings,
+    secrets: deps.secrets,
+    guard: deps.egress,
+    modelState: () => engine.state,
+    allowHost: (rule) => deps.network.allow(rule),
+    disallowHost: async (rule) => deps.network.disallow(rule),
+    systemPrompt: () => config.systemPrompt,
+    enableThinking: () => {
+      const choice = settings.loadSettings().thinking;
+      return choice === 'auto' ? undefined : choice === 'on';
+    },
+    ...(options.remoteEngine ? { engineOptions: options.remoteEngine } : {}),
+  });
+  // The chat's engine: a model file in the local engine, `remote:<id>` on that node.
+  const engine = new RoutedEngine({ local, openRemote: (reference) => nodes.engineFor(reference) });
   const load = async (path: string) => {
     await deps.stopReplies();
     return engine.load(path);
@@ -133,7 +168,7 @@ export function createModelsService(deps: ModelsServiceDeps) {
     ...(options.huggingFaceEndpoint ? { huggingFaceEndpoint: options.huggingFaceEndpoint } : {}),
   });
   const doctor = new Doctor({
-    engine,
+    engine: local,
     cacheDir: join(deps.dataDir, 'cache'),
     modelsDir,
     catalog: () => catalog,
@@ -195,6 +230,23 @@ export function createModelsService(deps: ModelsServiceDeps) {
     'doctor.report': async () => doctor.report(),
     'doctor.bench': async ({ catalogId }) =>
       doctor.bench(catalogId, (phase) => emit({ type: 'doctor.progress', phase })),
+    'nodes.list': async () => ({ nodes: nodes.list() }),
+    'nodes.probe': async ({ url, apiKey, allowOffline }) => nodes.probe(url, apiKey, allowOffline),
+    'nodes.add': async (request) => nodes.add(request),
+    'nodes.remove': async ({ id }) => {
+      if (nodes.list().find((n) => n.id === id)?.active) {
+        await deps.stopReplies();
+        await engine.close();
+      }
+      const removed = await nodes.remove(id);
+      if (store.settings.get(LAST_MODEL_KEY) === `${REMOTE_PREFIX}${id}`) store.settings.delete(LAST_MODEL_KEY);
+      return removed;
+    },
+    'nodes.setAllowOffline': async ({ id, allow }) => nodes.setAllowOffline(id, allow),
+    'nodes.use': async ({ id }) => {
+      nodes.engineFor(`${REMOTE_PREFIX}${id}`); // an unknown node is refused before anything stops
+      return load(`${REMOTE_PREFIX}${id}`);
+    },
   };
 
   return {

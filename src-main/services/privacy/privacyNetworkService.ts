@@ -6,13 +6,20 @@ import {
   NetworkSettingsSchema,
   type EgressEvent,
   type HostEvent,
+  type NetworkRule,
   type NetworkSettings,
   type NetworkSettingsView,
 } from '../../../src-shared/contract/index.js';
 import { watchConnections } from '../../privacy/connectionWatcher.js';
 import { EgressGuard } from '../../privacy/egressGuard.js';
 import { ledgerUrl, type EgressSink, type ObservedConnection } from '../../privacy/egressLedger.js';
-import { DEFAULT_NETWORK_SETTINGS, FEATURE_SHORT_NAMES, dedupeRules, withRule } from '../../privacy/networkRules.js';
+import {
+  DEFAULT_NETWORK_SETTINGS,
+  FEATURE_SHORT_NAMES,
+  dedupeRules,
+  normalizeHost,
+  withRule,
+} from '../../privacy/networkRules.js';
 import type { Store } from '../../store/store.js';
 import type { HandlersOf } from '../handlers.js';
 
@@ -114,6 +121,16 @@ export function createPrivacyNetworkService(deps: PrivacyNetworkDeps) {
   return {
     guard,
     handlers,
+    /** Allows a host for a feature, as the user's rule (a node added with "allow while offline"). */
+    allow: (rule: NetworkRule) => handlers['privacy.allow'](rule),
+    /** Takes that rule away again (its node was removed); nothing happens when there is no such rule. */
+    disallow: (rule: NetworkRule) => {
+      const current = guard.settings();
+      const host = normalizeHost(rule.host);
+      const rules = current.rules.filter((r) => !(r.feature === rule.feature && normalizeHost(r.host) === host));
+      if (rules.length === current.rules.length) return view();
+      return save({ ...current, rules }, `Stopped allowing "${rule.host}" for ${FEATURE_SHORT_NAMES[rule.feature]}`);
+    },
     /**
      * Watches this process's client connections (connectionWatcher.ts): one the guard did not allow just before is
      * recorded as `unattributed (<route>)`, and closed first when offline mode would refuse it.

@@ -12,6 +12,7 @@ import { migration011 } from './011_reasoning_tokens.js';
 import { migration012 } from './012_result_summary.js';
 import { migration013 } from './013_search_text.js';
 import { migration014 } from './014_remote_models.js';
+import { migration015 } from './015_remote_consent.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. A new schema change is a new file appended here, never an edit of an old one. */
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

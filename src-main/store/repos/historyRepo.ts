@@ -126,9 +126,9 @@ export function createHistoryRepo(db: Db) {
   );
   const insertMessage = db.prepare(
     `INSERT INTO messages (id, task_id, seq, role, text, reasoning, state, created_at, prompt_tokens,
-       completion_tokens, ttft_ms, tokens_per_second, reasoning_tokens, error, context_note)
+       completion_tokens, ttft_ms, tokens_per_second, reasoning_tokens, error, context_note, remote_json)
      VALUES (@id, @taskId, @seq, @role, @text, @reasoning, @state, @createdAt, @promptTokens, @completionTokens,
-       @ttftMs, @tokensPerSecond, @reasoningTokens, @error, @contextNote)`,
+       @ttftMs, @tokensPerSecond, @reasoningTokens, @error, @contextNote, @remote)`,
   );
   const insertCall = db.prepare(
     `INSERT INTO tool_calls (id, task_id, tool, args_json, description_json, risk, gate, state, decision, decided_by,
@@ -306,6 +306,7 @@ export function createHistoryRepo(db: Db) {
         reasoningTokens: message.stats?.reasoningTokens ?? null,
         error: message.error,
         contextNote: message.contextNote ?? null,
+        remote: message.remote ? JSON.stringify(message.remote) : null,
       });
     },
     insertToolCall(call: ToolCall): void {

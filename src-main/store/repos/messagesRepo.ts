@@ -1,4 +1,11 @@
-import type { ChatStats, Message, MessageRole, MessageState } from '../../../src-shared/contract/index.js';
+import {
+  RemoteMarkSchema,
+  type ChatStats,
+  type Message,
+  type MessageRole,
+  type MessageState,
+  type RemoteMark,
+} from '../../../src-shared/contract/index.js';
 import type { Db } from '../db.js';
 
 interface MessageRow {
@@ -17,6 +24,18 @@ interface MessageRow {
   reasoning_tokens: number | null;
   error: string | null;
   context_note: string | null;
+  remote_json: string | null;
+}
+
+/** A reply's remote mark as stored; one that does not parse (an older or altered row) reads as none. */
+function remoteMark(json: string | null): RemoteMark | undefined {
+  if (json === null) return undefined;
+  try {
+    const parsed = RemoteMarkSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const toMessage = (row: MessageRow): Message => ({
@@ -40,7 +59,10 @@ const toMessage = (row: MessageRow): Message => ({
         },
   error: row.error,
   ...(row.context_note === null ? {} : { contextNote: row.context_note }),
+  ...withRemote(remoteMark(row.remote_json)),
 });
+
+const withRemote = (remote: RemoteMark | undefined) => (remote ? { remote } : {});
 
 export interface NewMessage {
   readonly id: string;
@@ -67,6 +89,7 @@ export function createMessagesRepo(db: Db) {
      WHERE id = ?`,
   );
   const setContextNote = db.prepare<[string | null, string]>('UPDATE messages SET context_note = ? WHERE id = ?');
+  const setRemote = db.prepare<[string | null, string]>('UPDATE messages SET remote_json = ? WHERE id = ?');
   const byId = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');
   const forTask = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE task_id = ? ORDER BY seq');
   const interruptStreaming = db.prepare(`UPDATE messages SET state = 'interrupted' WHERE state = 'streaming'`);
@@ -100,6 +123,10 @@ export function createMessagesRepo(db: Db) {
     /** Says on a reply that earlier turns were left out to fit the model's context. */
     setContextNote(id: string, note: string | null): void {
       setContextNote.run(note, id);
+    },
+    /** Marks a reply as written by a model on another computer (before it is written, so a failed one says so too). */
+    setRemote(id: string, remote: RemoteMark): void {
+      setRemote.run(JSON.stringify(remote), id);
     },
     get(id: string): Message | undefined {
       const row = byId.get(id);

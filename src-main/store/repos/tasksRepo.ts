@@ -36,6 +36,12 @@ export function createTasksRepo(db: Db) {
   const newest = db.prepare<[number], TaskRow>(`${SELECT} ORDER BY t.updated_at DESC, t.id LIMIT ?`);
   const running = db.prepare<[], { id: string }>(`SELECT id FROM tasks WHERE status = 'running'`);
   // A range on the primary key, not LIKE: an id holds no wildcard, and the index answers it.
+  const consent = db.prepare<[string, string, number]>(
+    'INSERT OR IGNORE INTO task_remote_consents (task_id, url, granted_at) VALUES (?, ?, ?)',
+  );
+  const consented = db.prepare<[string, string], { url: string }>(
+    'SELECT url FROM task_remote_consents WHERE task_id = ? AND url = ?',
+  );
   const startingWith = db.prepare<[string, string], { id: string }>(
     `SELECT id FROM tasks WHERE id >= ? AND id < ? ORDER BY id LIMIT 2`,
   );
@@ -58,6 +64,13 @@ export function createTasksRepo(db: Db) {
     /** Newest first: the order of the sidebar. */
     list(limit: number): TaskSummary[] {
       return newest.all(limit).map(toTask);
+    },
+    /** The user let this task send its conversation to the model at `url` (a model on another computer). */
+    allowRemote(id: string, url: string, now: number): void {
+      consent.run(id, url, now);
+    },
+    remoteAllowed(id: string, url: string): boolean {
+      return consented.get(id, url) !== undefined;
     },
     runningIds(): string[] {
       return running.all().map((r) => r.id);
