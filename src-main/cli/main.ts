@@ -7,6 +7,7 @@ import { EVAL_USAGE, evalCommand } from './evalCommand.js';
 import { HISTORY_USAGE, historyCommand } from './historyCommand.js';
 import { MAKE_MODEL_USAGE, makeModelCommand } from './makeModelCommand.js';
 import { MODELS_USAGE, modelsCommand } from './modelsCommand.js';
+import { NODES_USAGE, nodesCommand } from './nodesCommand.js';
 import { POLICY_USAGE, policyCommand } from './policyCommand.js';
 import { PRIVACY_USAGE, privacyCommand } from './privacyCommand.js';
 import { RUN_USAGE, runCommand } from './runCommand.js';
@@ -38,6 +39,8 @@ Usage:
 
   ${MODELS_USAGE.replaceAll('\n', '\n  ')}
 
+  ${NODES_USAGE.replaceAll('\n', '\n  ')}
+
   ${EVAL_USAGE.replaceAll('\n', '\n  ')}
 
 --data-dir (or HOMEBODY_DATA_DIR) sets the data folder for every command. One process uses a data folder at a
@@ -56,6 +59,7 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   history: historyCommand,
   doctor: doctorCommand,
   models: modelsCommand,
+  nodes: nodesCommand,
   eval: evalCommand,
 };
 

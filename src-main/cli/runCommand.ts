@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ThinkingSettingSchema } from '../../src-shared/contract/index.js';
+import { HomebodyError, ThinkingSettingSchema } from '../../src-shared/contract/index.js';
 import { DEFAULT_MAX_TOKENS } from '../agent/chatRunner.js';
 import { createHost } from '../host/createHost.js';
 import type { Host } from '../host/hostTypes.js';
@@ -9,9 +9,11 @@ import { answerNote, runJson, statsLine } from './runOutput.js';
 
 export type { RunJson } from './runOutput.js';
 
-export const RUN_USAGE = `homebody run [--model FILE] [--data-dir DIR] [--max-tokens N] [--temperature T] [--thinking auto|on|off] [--task ID] [--json] "prompt"
-  Loads the model (without --model, the one the data folder used last), answers the prompt (streamed to stdout)
-  and saves the task in the data folder.
+export const RUN_USAGE = `homebody run [--model FILE | --node ID] [--data-dir DIR] [--max-tokens N] [--temperature T] [--thinking auto|on|off] [--task ID] [--allow-remote] [--json] "prompt"
+  Loads the model (without --model or --node, the one the data folder used last), answers the prompt (streamed to
+  stdout) and saves the task in the data folder.
+  --node uses a model on another computer added on the Models page (its id); --allow-remote agrees that this task's
+  messages and tool results are sent to it (asked once per task; without it such a run is refused, nothing sent).
   --json prints one object: {"taskId","messages":[{"role","text"}],"stats":{...},"state"}, with "reasoning" (the
   reply's thought) and "reasoningTokens" when the model thought.
   --thinking: for this run, whatever the model's setting: auto follows its chat template. Default: its setting.
@@ -26,12 +28,15 @@ export async function runCommand(args: string[]): Promise<number> {
       options: {
         ...HOST_OPTIONS,
         task: { type: 'string' },
+        node: { type: 'string' },
+        'allow-remote': { type: 'boolean', default: false },
         thinking: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     }),
   );
   const prompt = positionals.join(' ').trim();
+  if (values.model && values.node) throw new UsageError('give --model or --node, not both');
   if (!prompt) throw new UsageError('a prompt is required, e.g. homebody run --model m.gguf "Hello"');
   const json = values.json;
   const thinking = values.thinking === undefined ? undefined : ThinkingSettingSchema.safeParse(values.thinking);
@@ -60,7 +65,9 @@ export async function runCommand(args: string[]): Promise<number> {
     // Without --model, the model this data folder used last, as the app and `serve` open it at start.
     const state = values.model
       ? await host.invoke('model.open', { path: pathArgument(values.model, '--model') })
-      : await host.invoke('model.openLast', {});
+      : values.node
+        ? await host.invoke('nodes.use', { id: values.node })
+        : await host.invoke('model.openLast', {});
     offProgress();
     if (process.stderr.isTTY && reported >= 0) process.stderr.write('\n');
     if (state.status !== 'ready') {
@@ -68,7 +75,19 @@ export async function runCommand(args: string[]): Promise<number> {
       console.error(`homebody: ${message}`);
       return 1;
     }
-    const sent = await host.invoke('chat.send', { taskId: values.task ?? null, text: prompt });
+    const sent = await host
+      .invoke('chat.send', {
+        taskId: values.task ?? null,
+        text: prompt,
+        ...(values['allow-remote'] ? { allowRemote: true } : {}),
+      })
+      .catch((error: unknown) => {
+        if ((error as { code?: unknown }).code !== 'REMOTE_CONSENT_REQUIRED') throw error;
+        throw new HomebodyError(
+          'REMOTE_CONSENT_REQUIRED',
+          `${(error as Error).message} Run again with --allow-remote to agree.`,
+        );
+      });
     const offText = json
       ? () => undefined
       : host.subscribe((event) => {

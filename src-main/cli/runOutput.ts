@@ -3,7 +3,8 @@ import { onlyThought, type ChatStats, type Message } from '../../src-shared/cont
 /** What `homebody run --json` prints: the keys it always had, then the reply's thought when it has one. */
 export interface RunJson {
   taskId: string;
-  messages: Array<{ role: Message['role']; text: string }>;
+  /** A reply another computer wrote carries `remote` ({url, model, label}); the others have only role and text. */
+  messages: Array<{ role: Message['role']; text: string; remote?: NonNullable<Message['remote']> }>;
   stats: ChatStats | null;
   state: Message['state'];
   /** The reply's thought text, when the model thought: a reply that was all thought is visible here. */
@@ -18,7 +19,7 @@ export function runJson(taskId: string, messages: readonly Message[], final: Mes
   const thought = final.reasoning.length > 0 || (reasoningTokens ?? 0) > 0;
   return {
     taskId,
-    messages: messages.map((m) => ({ role: m.role, text: m.text })),
+    messages: messages.map((m) => ({ role: m.role, text: m.text, ...(m.remote ? { remote: m.remote } : {}) })),
     stats: final.stats ?? null,
     state: final.state,
     ...(thought ? { reasoning: final.reasoning } : {}),
