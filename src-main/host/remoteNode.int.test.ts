@@ -6,7 +6,7 @@
  */
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RemoteNode } from '../../src-shared/contract/index.js';
 import { gbnfLiteral } from '../llm/dialect/schemaGrammar.js';
@@ -204,6 +204,39 @@ describe('a model on another computer, through the Host', () => {
     });
     expect(refused.at(-1)?.sent ?? 0).toBe(0);
     await host.invoke('nodes.setAllowOffline', { id: node.id, allow: true });
+  });
+
+  it('the evaluation compares a model on this computer with the node in one run', async () => {
+    const local = ensureTestModel('tiny', 'q8_0');
+    const remote = `remote:${node.id}`;
+    await expect(host.invoke('eval.start', { models: ['remote:nope'], suites: ['default'] })).rejects.toMatchObject({
+      code: 'MODEL_NOT_FOUND',
+    });
+    const before = (await remoteEvents()).length;
+    const { runId, total } = await host.invoke('eval.start', {
+      models: [local, remote],
+      suites: ['default'],
+      limit: 1,
+    });
+    expect(total).toBe(2);
+    for (;;) {
+      const run = await host.invoke('eval.run', { runId });
+      if (run.status !== 'running') {
+        expect(run.status).toBe('done');
+        expect(run.results.map((r) => [r.model, r.label])).toEqual([
+          [local, basename(local)],
+          [remote, `${node.model} on the test node`],
+        ]);
+        for (const result of run.results) {
+          expect(result.error).toBeUndefined();
+          expect(result.cases).toHaveLength(1);
+        }
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // The node's part went through the guard and is in the ledger like any other request.
+    expect((await remoteEvents()).slice(before).filter((e) => e.url.endsWith('/completion')).length).toBeGreaterThan(0);
   });
 
   it('is the model a restart opens again, and goes with its rule when removed', async () => {

@@ -44,7 +44,12 @@ export interface EvalServiceDeps {
   readonly emit: (event: HostEvent) => void;
   readonly dataDir: string;
   /** The chat's model (whose scores the gates read), and a fresh engine for each evaluated model. */
-  readonly models: { readonly engine: { readonly state: ModelState }; evaluationEngine(): ChatEngine };
+  readonly models: {
+    readonly engine: { readonly state: ModelState };
+    evaluationEngine(): ChatEngine;
+    /** A file's name or a node's model and name; throws MODEL_NOT_FOUND for one that is not there. */
+    modelLabel(path: string): string;
+  };
   /** The built-in tools a case may call; default every one. */
   readonly builtins?: () => ReadonlyMap<string, ToolDefinition>;
   /** The user's policy, which decides (as the gate would) in each case. */
@@ -137,6 +142,15 @@ export function createEvalService(deps: EvalServiceDeps) {
     return summary;
   };
 
+  /** A model removed since the run started keeps its reference as its label. */
+  const labelOf = (path: string): string => {
+    try {
+      return deps.models.modelLabel(path);
+    } catch {
+      return basename(path);
+    }
+  };
+
   async function execute(started: EvalRunSummary, cases: EvalCase[], controller: AbortController) {
     const { id: runId, models } = started;
     const base = join(deps.dataDir, 'eval', 'workspace');
@@ -149,7 +163,7 @@ export function createEvalService(deps: EvalServiceDeps) {
       executor = evalExecutor(workspace);
       const policy = deps.policies.current();
       const { cancelled } = await runEvaluation(
-        models.map((path) => ({ path, label: basename(path) })),
+        models.map((path) => ({ path, label: labelOf(path) })),
         cases,
         {
           createEngine: () => deps.models.evaluationEngine(),
@@ -213,9 +227,8 @@ export function createEvalService(deps: EvalServiceDeps) {
       if (running) {
         throw new HomebodyError('EVAL_BUSY', 'An evaluation is already running; cancel it or wait for it to end.');
       }
-      for (const path of models) {
-        if (!existsSync(path)) throw new HomebodyError('MODEL_NOT_FOUND', `There is no model file at ${path}.`);
-      }
+      // A file on this computer or a model on another one (remote:<id>): both are compared in one run.
+      for (const path of models) deps.models.modelLabel(path);
       const chosen = [...new Set(suites)].map(suiteFor);
       const cases = chosen.flatMap((suite) => limitCases(suite, limit));
       const unique = [...new Set(models)];

@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import {
   BenchResultSchema,
   HomebodyError,
@@ -256,7 +257,24 @@ export function createModelsService(deps: ModelsServiceDeps) {
     doctor,
     handlers,
     /** An evaluated model gets an engine of its own, so the chat's model stays loaded; no saved prefix state. */
-    evaluationEngine: (): ChatEngine => createEngine({ ...defaultEngineConfig(), ...engineConfig }),
+    evaluationEngine: (): ChatEngine =>
+      new RoutedEngine({
+        local: createEngine({ ...defaultEngineConfig(), ...engineConfig }),
+        openRemote: (reference) => nodes.engineFor(reference),
+      }),
+    /**
+     * A model to evaluate as people read it: a file's name, or a node's model and name. Throws MODEL_NOT_FOUND for a
+     * file that is not there or a node that was removed.
+     */
+    modelLabel(path: string): string {
+      if (path.startsWith(REMOTE_PREFIX)) {
+        const node = nodes.list().find((n) => `${REMOTE_PREFIX}${n.id}` === path);
+        if (!node) throw new HomebodyError('MODEL_NOT_FOUND', `There is no model on another computer ${path}.`);
+        return `${node.model} on ${node.label}`;
+      }
+      if (!existsSync(path)) throw new HomebodyError('MODEL_NOT_FOUND', `There is no model file at ${path}.`);
+      return basename(path);
+    },
     /** Lists interrupted downloads as paused; from then on, every model change is announced and remembered. */
     async startUp(): Promise<void> {
       await library.init();
