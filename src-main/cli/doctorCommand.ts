@@ -1,4 +1,4 @@
-import type { BenchResult, DoctorReport, ModelFit } from '../../src-shared/contract/index.js';
+import type { BenchResult, DoctorReport, ModelFit, NodeCheck } from '../../src-shared/contract/index.js';
 import { dataDirFrom, parseSubcommand } from './args.js';
 import { printJson, withCliHost } from './hostForCli.js';
 
@@ -6,7 +6,8 @@ export const DOCTOR_USAGE = `homebody doctor [--json] [--bench [--model-id ID]] 
   This computer (CPU, cores, RAM, GPU, llama.cpp backends, the tools' OS sandbox) and, for each catalog model,
   whether it fits and the speed to expect. --bench measures load, prompt and decode speed here first (a generated
   0.6B model, or the catalog model ID's downloaded file); --json prints one object: the report, with "bench" the
-  figures measured.`;
+  figures measured. Each model on another computer ("homebody nodes") is measured too: its round trip, first token
+  and decode speed ("nodes" in --json).`;
 
 const MB = 1e6;
 const GB = 1e9;
@@ -68,7 +69,17 @@ export function formatReport(report: DoctorReport): string {
   ];
   if (report.bench) lines.push(benchLines(report.bench));
   else lines.push('Speeds are estimates; run "homebody doctor --bench" to measure this computer.');
+  if (report.nodes?.length) lines.push('Models on other computers', ...report.nodes.map(nodeLine));
   return lines.join('\n');
+}
+
+/** One node as measured: round trip and speed, or why it could not be measured. */
+export function nodeLine(check: NodeCheck): string {
+  const where = `  ${check.label} (${check.url}), ${check.model}: `;
+  if (check.error) return `${where}not measured: ${check.error.message}`;
+  const speed = check.tokensPerSecond === null ? 'speed unknown' : `decode ${check.tokensPerSecond.toFixed(1)} tok/s`;
+  const first = check.ttftMs === null ? '' : `, first token ${Math.round(check.ttftMs)} ms`;
+  return `${where}round trip ${check.roundTripMs} ms${first}, ${speed} (${check.completionTokens} tokens)`;
 }
 
 export async function doctorCommand(args: string[]): Promise<number> {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RemoteNode } from '../../src-shared/contract/index.js';
+import type { DoctorReport, RemoteNode } from '../../src-shared/contract/index.js';
 import { runCli } from '../testing/cliProcess.js';
 import { llamaBinaries, startLlamaServer, type RunningServer } from '../testing/llamaServerProcess.js';
 import { ensureTestModel } from '../testing/testModels.js';
@@ -91,6 +91,29 @@ describe('homebody nodes and run --node', () => {
     const again = await runCli(dataDir, 'run', '--task', out.taskId, '--max-tokens', '4', '--json', 'and again');
     expect(again.code, again.stderr).toBe(0);
     expect((JSON.parse(again.stdout) as RunJson).messages.at(-1)?.remote?.url).toBe(server.url);
+  });
+
+  it('doctor measures the node: its round trip and decode speed', async () => {
+    const out = await runCli(dataDir, 'doctor', '--json');
+    expect(out.code, out.stderr).toBe(0);
+    const { nodes } = JSON.parse(out.stdout) as DoctorReport;
+    expect(nodes).toHaveLength(1);
+    expect(nodes![0]).toMatchObject({ id: node.id, label: 'the den', error: null });
+    expect(nodes![0]!.roundTripMs).toBeGreaterThanOrEqual(0);
+    expect(nodes![0]!.completionTokens).toBeGreaterThan(0);
+    expect(nodes![0]!.tokensPerSecond).toBeGreaterThan(0);
+    const text = await runCli(dataDir, 'doctor');
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `Models on other computers\n  the den \\(${server.url.replace(/[.:/]/g, '\\$&')}\\), .*: round trip \\d+ ms, first token \\d+ ms, decode [\\d.]+ tok/s`,
+      ),
+    );
+
+    // A node that stopped answering is shown with why, and the report still comes.
+    await runCli(dataDir, 'nodes', 'allow-offline', node.id, 'off');
+    const blocked = JSON.parse((await runCli(dataDir, 'doctor', '--json')).stdout) as DoctorReport;
+    expect(blocked.nodes![0]).toMatchObject({ roundTripMs: null, error: { code: 'NETWORK_BLOCKED' } });
+    await runCli(dataDir, 'nodes', 'allow-offline', node.id, 'on');
   });
 
   it('removes the node with its offline rule', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ToolSandboxSchema } from './privacy.js';
+import { AppErrorSchema } from './errors.js';
 
 /** The largest context Homebody lets a user ask for; the model's train context caps it further. */
 export const MAX_CONTEXT_SIZE = 262_144;
@@ -133,6 +134,23 @@ export const BenchResultSchema = z.object({
 });
 export type BenchResult = z.infer<typeof BenchResultSchema>;
 
+/** A model on another computer as the Doctor measured it: the round trip of one small request, and a short reply. */
+export const NodeCheckSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  url: z.string(),
+  model: z.string(),
+  /** How long a listing of its models took, there and back (the network and the server's answer). */
+  roundTripMs: z.number().nonnegative().nullable(),
+  /** A short reply (up to 16 tokens) to a fixed prompt: its first token and decode speed. */
+  ttftMs: z.number().nonnegative().nullable(),
+  tokensPerSecond: z.number().nonnegative().nullable(),
+  completionTokens: z.number().int().nonnegative().nullable(),
+  /** Why it could not be measured (offline mode, unreachable, another model, a changed certificate). */
+  error: AppErrorSchema.nullable(),
+});
+export type NodeCheck = z.infer<typeof NodeCheckSchema>;
+
 export const DoctorReportSchema = z.object({
   generatedAt: z.number().int(),
   machine: MachineReportSchema,
@@ -142,6 +160,8 @@ export const DoctorReportSchema = z.object({
   bench: BenchResultSchema.nullable(),
   /** The OS sandbox around the tool worker (the same as the Privacy page shows). */
   sandbox: ToolSandboxSchema,
+  /** Each model on another computer the user added, measured now (absent from older reports). */
+  nodes: z.array(NodeCheckSchema).optional(),
 });
 export type DoctorReport = z.infer<typeof DoctorReportSchema>;
 

@@ -197,6 +197,32 @@ export class RemoteEngine implements ChatEngine {
     };
   }
 
+  /**
+   * For the Doctor: the round trip of one small request (the node's model list), then a short reply to a fixed
+   * prompt, for its first token and decode speed. Connects first when needed; throws the node's error.
+   */
+  async measure(maxTokens = 16): Promise<{ roundTripMs: number; result: GenerateResult }> {
+    if (!this.connected) {
+      const state = await this.load();
+      if (state.status === 'error') throw new HomebodyError(state.error.code, state.error.message);
+    }
+    const { node, gate } = this.options;
+    const started = performance.now();
+    await nodeJson(node, gate, { method: 'GET', path: '/v1/models', carried: 'a check' });
+    const roundTripMs = performance.now() - started;
+    const result = await this.generate({
+      history: [],
+      prompt: 'Say hello in one short sentence.',
+      systemPrompt: 'You are a speed test.',
+      maxTokens,
+      temperature: 0,
+      signal: new AbortController().signal,
+      onText: () => {},
+      onReasoning: () => {},
+    });
+    return { roundTripMs, result };
+  }
+
   async generate(options: GenerateOptions): Promise<GenerateResult> {
     const connected = this.connected;
     if (!connected || this.current.status !== 'ready') {

@@ -228,7 +228,7 @@ export function createModelsService(deps: ModelsServiceDeps) {
     'models.remove': async ({ id }) => library.remove(id),
     'models.activate': async ({ id }) => library.activate(id),
     'models.setThinking': async ({ id, thinking }) => library.setThinking(id, thinking),
-    'doctor.report': async () => doctor.report(),
+    'doctor.report': async () => ({ ...(await doctor.report()), nodes: await nodes.checks() }),
     'doctor.bench': async ({ catalogId }) =>
       doctor.bench(catalogId, (phase) => emit({ type: 'doctor.progress', phase })),
     'nodes.list': async () => ({ nodes: nodes.list() }),

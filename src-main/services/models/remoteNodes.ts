@@ -15,6 +15,7 @@ import {
   RemoteProtocolSchema,
   type ModelState,
   type NetworkRule,
+  type NodeCheck,
   type NodeProbe,
   type RemoteNode,
 } from '../../../src-shared/contract/index.js';
@@ -258,6 +259,34 @@ export class RemoteNodes {
     else if (others.length === 0) await this.deps.disallowHost(rule);
     this.save(this.stored().map((n) => (n.id === id ? { ...n, allowOffline: allow } : n)));
     return this.view(id);
+  }
+
+  /** Every node measured, one after the other (the Doctor's report): a node that fails says why, the rest go on. */
+  async checks(): Promise<NodeCheck[]> {
+    const checks: NodeCheck[] = [];
+    for (const node of this.stored()) {
+      const base = { id: node.id, label: node.label, url: node.url, model: node.model };
+      let engine: RemoteEngine | undefined;
+      try {
+        engine = this.engineFor(`${REMOTE_PREFIX}${node.id}`);
+        const { roundTripMs, result } = await engine.measure();
+        checks.push({
+          ...base,
+          roundTripMs: Math.round(roundTripMs),
+          ttftMs: result.stats.ttftMs,
+          tokensPerSecond: result.stats.tokensPerSecond,
+          completionTokens: result.stats.completionTokens,
+          error: null,
+        });
+      } catch (error) {
+        const known = error instanceof HomebodyError ? error : new HomebodyError('INTERNAL', String(error));
+        const none = { roundTripMs: null, ttftMs: null, tokensPerSecond: null, completionTokens: null };
+        checks.push({ ...base, ...none, error: { code: known.code, message: known.message } });
+      } finally {
+        await engine?.dispose();
+      }
+    }
+    return checks;
   }
 
   /** A fresh engine for `remote:<id>` (RoutedEngine's openRemote). */
