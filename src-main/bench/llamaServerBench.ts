@@ -173,15 +173,24 @@ async function timedRequest(
  * cache on: started, waited for, sent each prompt as a new conversation, and stopped by its pid, always. Loopback
  * only. First token: the first streamed delta of any kind.
  */
-export async function runLlamaServerBench(options: LlamaServerBenchOptions): Promise<LlamaServerRun> {
-  const log = options.log ?? (() => {});
-  const timeoutMs = options.timeoutMs ?? 30 * 60_000;
-  const model = resolve(options.model);
-  if (options.prompts.length === 0) throw new Error('the llama-server benchmark needs at least one prompt');
+/** A llama-server on 127.0.0.1 with a model, for the time `use` takes; its load time and its pid beside its URL. */
+export async function withLlamaServer<T>(
+  options: { model: string; contextSize: number; threads: number; build?: boolean; timeoutMs: number },
+  log: (line: string) => void,
+  use: (server: { base: string; loadMs: number; pid: number | undefined }) => Promise<T>,
+): Promise<T> {
   const binary = await locateLlamaServer(options.build ?? true, log);
   const port = await freeLoopbackPort();
   const base = `http://127.0.0.1:${port}`;
-  const args = ['-m', model, '--jinja', '-t', String(options.threads), '-c', String(options.contextSize)];
+  const args = [
+    '-m',
+    resolve(options.model),
+    '--jinja',
+    '-t',
+    String(options.threads),
+    '-c',
+    String(options.contextSize),
+  ];
   args.push('--host', '127.0.0.1', '--port', String(port));
   log(`llama-server: ${binary} ${args.join(' ')}`);
   const startedAt = performance.now();
@@ -202,8 +211,22 @@ export async function runLlamaServerBench(options: LlamaServerBenchOptions): Pro
   const endWithUs = () => server.kill('SIGKILL');
   process.once('exit', endWithUs);
   try {
-    await Promise.race([waitHealthy(base, server, timeoutMs, tail), spawnFailed]);
-    const loadMs = round2(performance.now() - startedAt);
+    await Promise.race([waitHealthy(base, server, options.timeoutMs, tail), spawnFailed]);
+    return await use({ base, loadMs: round2(performance.now() - startedAt), pid: server.pid });
+  } finally {
+    process.off('exit', endWithUs);
+    await stopServer(server);
+  }
+}
+
+export async function runLlamaServerBench(options: LlamaServerBenchOptions): Promise<LlamaServerRun> {
+  const log = options.log ?? (() => {});
+  const timeoutMs = options.timeoutMs ?? 30 * 60_000;
+  const model = resolve(options.model);
+  if (options.prompts.length === 0) throw new Error('the llama-server benchmark needs at least one prompt');
+  const binary = await locateLlamaServer(options.build ?? true, log);
+  const settings = { model, contextSize: options.contextSize, threads: options.threads, timeoutMs };
+  return withLlamaServer({ ...settings, build: false }, log, async ({ base, loadMs, pid }) => {
     const tasks: LlamaServerTask[] = [];
     for (const prompt of options.prompts) {
       log(`llama-server: new conversation "${prompt}"`);
@@ -212,7 +235,7 @@ export async function runLlamaServerBench(options: LlamaServerBenchOptions): Pro
       tasks.push(task);
     }
     // VmHWM is the peak so far: read while the server still runs.
-    const peakRssBytes = server.pid === undefined ? null : peakRssOf(server.pid);
+    const peakRssBytes = pid === undefined ? null : peakRssOf(pid);
     return {
       binary,
       model,
@@ -227,8 +250,5 @@ export async function runLlamaServerBench(options: LlamaServerBenchOptions): Pro
       decodeTokensPerSecond: medianRate(tasks.map((t) => t.decodeTokensPerSecond)),
       peakRssBytes,
     };
-  } finally {
-    process.off('exit', endWithUs);
-    await stopServer(server);
-  }
+  });
 }

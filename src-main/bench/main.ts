@@ -3,6 +3,7 @@ import { intOption, UsageError, usageErrors } from '../cli/args.js';
 import { DEFAULT_MESSAGES_PER_TASK, DEFAULT_TASKS, runHistoryBench } from './historyBench.js';
 import { BENCH_PRESETS, runModelBench } from './modelBench.js';
 import { runNewTaskBench } from './newTaskBench.js';
+import { runRemoteBench } from './remoteBench.js';
 import { MCP_TOOLS_KEPT } from './newTaskRequests.js';
 import { formatTable, toJson, type SectionReport } from './report.js';
 
@@ -25,6 +26,10 @@ Sections:
             tokens/s, peak RSS. Replies capped at 8 tokens. --model FILE measures that GGUF file instead.
   history   imports N tasks × M messages (default ${DEFAULT_TASKS.toLocaleString('en-US')} × ${DEFAULT_MESSAGES_PER_TASK}) into a temporary data folder,
             then times the history list, search (p50, p95), the integrity check and a deletion.
+  remote    a model on another computer: Homebody's RemoteEngine against llama-server on loopback serving the q4_0
+            file of --arch (or --model), beside the local engine on the same file: first token and decode speed
+            (medians of --runs fresh prompts, 32 tokens each), the round trip of a small request, and the ledger's
+            count of the requests it made.
 
 --json prints one JSON object on stdout (progress goes to stderr); otherwise a table.
 npm run -s bench -- --json keeps npm's banner out of stdout.`;
@@ -49,6 +54,8 @@ const SECTIONS: Record<string, (args: BenchArgs) => Promise<SectionReport>> = {
   // processes of their own.
   newtask: ({ arch, model, log }) => runNewTaskBench({ log, ...(arch ? { arch } : {}), ...(model ? { model } : {}) }),
   history: ({ tasks, messagesPerTask, log }) => runHistoryBench({ tasks, messagesPerTask, log }),
+  remote: ({ runs, arch, model, log }) =>
+    runRemoteBench({ log, ...(runs ? { runs } : {}), ...(arch ? { arch } : {}), ...(model ? { model } : {}) }),
 };
 
 async function main(argv: string[]): Promise<number> {

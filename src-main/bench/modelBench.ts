@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultEngineConfig, type EngineConfig } from '../llm/engineConfig.js';
-import type { EngineTool } from '../llm/engineTypes.js';
+import type { ChatEngine, EngineTool } from '../llm/engineTypes.js';
 import { LlamaEngine } from '../llm/llamaEngine.js';
 import { runRawReplies, type ReplyTiming } from '../llm/rawBenchmark.js';
 import { UsageError } from '../cli/args.js';
@@ -60,7 +60,7 @@ export const MODEL_LABELS: SectionReport['labels'] = {
 };
 
 /** A prompt of about `words` words, different from the start for each `variant`, so nothing of it is cached. */
-function longPrompt(variant: number, words = 300): string {
+export function longPrompt(variant: number, words = 300): string {
   const vocabulary = [
     'calendar',
     'meeting',
@@ -111,9 +111,9 @@ function rssSampler(): { stop: () => number } {
   };
 }
 
-/** Times one reply through the engine, from the request to the first chunk and to the end. */
-async function timedReply(
-  engine: LlamaEngine,
+/** Times one reply through an engine (this computer's or a node's), from the request to the first chunk and the end. */
+export async function timedReply(
+  engine: ChatEngine,
   prompt: string,
   maxTokens: number,
   tools?: readonly EngineTool[],
@@ -162,7 +162,7 @@ async function startEngine(config: EngineConfig, path: string): Promise<{ engine
 const perSecond = (count: number, ms: number) => (count > 0 && ms > 0 ? count / (ms / 1000) : 0);
 const promptSpeed = (t: ReplyTiming) => perSecond(t.evaluatedPromptTokens, t.firstChunkMs);
 /** Tokens after the first over the time after the first: the first token's time belongs to the prompt. */
-const decodeSpeed = (t: ReplyTiming) => perSecond(t.completionTokens - 1, t.decodeMs);
+export const decodeSpeed = (t: ReplyTiming) => perSecond(t.completionTokens - 1, t.decodeMs);
 
 async function measureModel(
   model: BenchModel,

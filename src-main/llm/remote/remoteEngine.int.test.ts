@@ -16,6 +16,7 @@ import {
   type RunningServer,
 } from '../../testing/llamaServerProcess.js';
 import { ensureTestModel } from '../../testing/testModels.js';
+import { chatTemplateText } from '../chatTemplates/chatTemplates.js';
 import { gbnfLiteral } from '../dialect/schemaGrammar.js';
 import type { EngineTool, GenerateOptions } from '../engineTypes.js';
 import { WrittenNumber } from '../writtenJson.js';
@@ -215,6 +216,8 @@ describe('the remote engine against a server that misbehaves', () => {
   let fake: Server;
   let url = '';
   let models = ['botpsy'];
+  /** What /props shows; none: the server has no template to show, so Homebody speaks the OpenAI API. */
+  let props: Record<string, unknown> | undefined;
   let answer: (res: ServerResponse, body: Record<string, unknown>) => void = () => {};
   const bodies: Record<string, unknown>[] = [];
 
@@ -227,8 +230,8 @@ describe('the remote engine against a server that misbehaves', () => {
           res.setHeader('content-type', 'application/json');
           res.end(JSON.stringify({ data: models.map((id) => ({ id, max_model_len: 8192 })) }));
         } else if (req.url === '/props') {
-          res.statusCode = 404;
-          res.end('{"error":"not found"}');
+          res.statusCode = props ? 200 : 404;
+          res.end(props ? JSON.stringify(props) : '{"error":"not found"}');
         } else {
           const body = JSON.parse(text) as Record<string, unknown>;
           bodies.push(body);
@@ -327,6 +330,35 @@ describe('the remote engine against a server that misbehaves', () => {
     const result = await engine.generate(generateOptions());
     expect(result).toMatchObject({ text: 'It is 5.', stopReason: 'complete' });
     expect(result.stats.completionTokens).toBe(3);
+  });
+
+  it("a reply the server's own chat parse fails is still the reply it streamed; another error stops it", async () => {
+    // llama-server parses every finished /completion as a chat reply; a model's odd bytes fail that parse, and the
+    // stream ends with its error in place of the final chunk. Homebody reads the text itself.
+    props = { chat_template: chatTemplateText('qwen3.5'), default_generation_settings: { n_ctx: 8192 } };
+    let error = 'The model produced output that does not match the expected Content-only format';
+    answer = (res) => {
+      // The template's prompt leaves a thought open: the reply closes it first.
+      for (const word of ['</think>\n\n', 'It is', ' 5.']) sse(res, { content: word, stop: false });
+      sse(res, { error: { code: 500, message: error, type: 'server_error' } });
+      res.end();
+    };
+    try {
+      const { guard } = allowedGuard();
+      const engine = engineFor(url, guard, { expectedModel: 'botpsy' });
+      expect(ready(await engine.load())?.remote).toMatchObject({ protocol: 'dialect' });
+      const result = await engine.generate(generateOptions({ maxTokens: 64 }));
+      expect(result).toMatchObject({ text: 'It is 5.', stopReason: 'complete' });
+      expect(result.stats.completionTokens).toBe(3);
+      // At the limit it asked for, the reply was cut, not complete.
+      expect(await engine.generate(generateOptions({ maxTokens: 3 }))).toMatchObject({ stopReason: 'maxTokens' });
+      error = 'failed to decode the batch';
+      await expect(engine.generate(generateOptions({ maxTokens: 64 }))).rejects.toMatchObject({
+        message: expect.stringContaining('failed to decode the batch'),
+      });
+    } finally {
+      props = undefined;
+    }
   });
 
   it('garbage in the stream is a clear error quoting it', async () => {

@@ -365,6 +365,7 @@ export class RemoteEngine implements ChatEngine {
     if (response.status < 200 || response.status >= 300)
       throw refusal(node, response.status, await readAll(response.chunks));
     let content = '';
+    let streamed = 0;
     for await (const data of serverSentData(response.chunks)) {
       const chunk = parseChunk(node, data, '/completion') as {
         content?: unknown;
@@ -377,9 +378,19 @@ export class RemoteEngine implements ChatEngine {
         timings?: { predicted_per_second?: unknown };
         error?: unknown;
       };
-      if (chunk.error !== undefined) throw refusal(node, 500, data);
+      if (chunk.error !== undefined) {
+        // After the last token the server parses the whole text as a chat reply, which Homebody does not use (it
+        // reads the thought and the calls itself); output that parse cannot take (bytes that are not UTF-8, an odd
+        // layout) ends the stream with this error in place of the final chunk. The text it streamed is the reply.
+        if (content && unparsedOutput(chunk.error)) {
+          const limit = numberOr(body.n_predict);
+          return { content, predicted: streamed, stopType: limit && streamed >= limit ? 'limit' : 'eos', stoppingWord: '' };
+        }
+        throw refusal(node, 500, data);
+      }
       if (typeof chunk.content !== 'string') throw badReply(node, '/completion', data);
       if (chunk.content) {
+        streamed++;
         tally.firstToken();
         content += chunk.content;
         onContent?.(content);
@@ -604,6 +615,12 @@ function badReply(node: NodeEndpoint, path: string, data: string): HomebodyError
     'REMOTE_BAD_REPLY',
     `${node.label} (${origin(node.url)}) answered ${path} with something that is not its API's answer: ${quote(data)}. The reply was stopped.`,
   );
+}
+
+/** llama-server's words when the text it generated fails its own chat parse (common_chat_parse). */
+function unparsedOutput(error: unknown): boolean {
+  const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error;
+  return typeof message === 'string' && /does not match the expected .* format/.test(message);
 }
 
 function dropped(node: NodeEndpoint): HomebodyError {
