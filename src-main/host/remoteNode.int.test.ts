@@ -12,7 +12,7 @@ import type { RemoteNode } from '../../src-shared/contract/index.js';
 import { gbnfLiteral } from '../llm/dialect/schemaGrammar.js';
 import type { RemoteStep } from '../llm/remote/remoteEngine.js';
 import { COMPILED_TOOL_WORKER } from '../testing/compiledApp.js';
-import { llamaBinaries, startLlamaServer, type RunningServer } from '../testing/llamaServerProcess.js';
+import { llamaBinaries, startLlamaServer, startRpcServer, type RunningServer } from '../testing/llamaServerProcess.js';
 import { settledReply } from '../testing/settledTask.js';
 import { ensureTestModel } from '../testing/testModels.js';
 import { createHost, type HostInternals } from './createHost.js';
@@ -90,20 +90,20 @@ describe('a model on another computer, through the Host', () => {
       plainHttp: true,
     });
     expect(probe.model).toMatch(/tiny/);
-    expect((await host.invoke('privacy.network', {})).rules).toContainEqual({
-      feature: 'remote-model',
-      host: '127.0.0.1',
-    });
-    // Nothing is saved by a probe.
+    // Nothing is saved by a probe, the permission it was let through with included.
     expect((await host.invoke('nodes.list', {})).nodes).toEqual([]);
+    expect((await host.invoke('privacy.network', {})).rules).toEqual([]);
 
     await expect(
       host.invoke('nodes.add', { url: server.url, fingerprint: `${'AB:'.repeat(31)}AB` }),
     ).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/plain http/) });
-    await expect(host.invoke('nodes.add', { url: server.url, model: 'another-model' })).rejects.toMatchObject({
-      code: 'REMOTE_WRONG_MODEL',
-    });
+    // An add that fails leaves no permission behind either.
+    await expect(
+      host.invoke('nodes.add', { url: server.url, model: 'another-model', allowOffline: true }),
+    ).rejects.toMatchObject({ code: 'REMOTE_WRONG_MODEL' });
+    expect((await host.invoke('privacy.network', {})).rules).toEqual([]);
     node = await host.invoke('nodes.add', { url: server.url, allowOffline: true, label: 'the test node' });
+    expect((await host.invoke('privacy.network', {})).rules).toEqual([{ feature: 'remote-model', host: '127.0.0.1' }]);
     expect(node).toMatchObject({
       url: server.url,
       model: probe.model,
@@ -238,6 +238,50 @@ describe('a model on another computer, through the Host', () => {
     // The node's part went through the guard and is in the ledger like any other request.
     expect((await remoteEvents()).slice(before).filter((e) => e.url.endsWith('/completion')).length).toBeGreaterThan(0);
   });
+
+  it("the same task with the node's model spread over two ggml-rpc-server workers", async () => {
+    const binaries = llamaBinaries();
+    const workers = [await startRpcServer(binaries.rpc), await startRpcServer(binaries.rpc)];
+    const spread = await startLlamaServer(binaries.server, {
+      model: ensureTestModel('tiny', 'q8_0'),
+      contextSize: 8192,
+      rpc: workers.map((w) => w.url),
+    });
+    try {
+      const rpcNode = await host.invoke('nodes.add', { url: spread.url, allowOffline: true, label: 'the RPC node' });
+      expect(await host.invoke('nodes.use', { id: rpcNode.id })).toMatchObject({ status: 'ready' });
+      const off = host.subscribe((event) => {
+        if (event.type === 'toolcall.updated' && event.call.state === 'pending' && event.call.gate === 'prompt') {
+          void host.call('toolcalls.answer', { id: event.call.id, answer: 'allow-once', reason: null });
+        }
+      });
+      callsToForce = 1;
+      const sent = await host.invoke('chat.send', {
+        taskId: null,
+        text: "what's in my Reports folder?",
+        allowRemote: true,
+      });
+      const reply = await settledReply(host, sent.taskId);
+      off();
+      const detail = await host.invoke('tasks.get', { taskId: sent.taskId });
+      expect(detail.toolCalls, JSON.stringify(detail.messages)).toHaveLength(1);
+      expect(detail.toolCalls[0]).toMatchObject({ tool: 'list_folder', state: 'done', decision: 'allow-once' });
+      expect(JSON.stringify(detail.toolCalls[0]?.result)).toContain('draft.txt');
+      expect(reply.remote).toEqual({ url: spread.url, model: rpcNode.model, label: 'the RPC node' });
+      // llama-server reached both workers for the model's layers.
+      for (const worker of workers) expect(worker.log()).toContain('Accepted client connection');
+
+      // Removing it keeps the rule the first node on the same host still needs.
+      await host.invoke('nodes.remove', { id: rpcNode.id });
+      expect((await host.invoke('privacy.network', {})).rules).toEqual([
+        { feature: 'remote-model', host: '127.0.0.1' },
+      ]);
+      expect(await host.invoke('nodes.use', { id: node.id })).toMatchObject({ status: 'ready' });
+    } finally {
+      await spread.stop();
+      for (const worker of workers) await worker.stop();
+    }
+  }, 300_000);
 
   it('is the model a restart opens again, and goes with its rule when removed', async () => {
     await host.dispose();

@@ -66,7 +66,10 @@ export const nodesApiSchemas = {
       .object({
         url: NodeUrl,
         apiKey: ApiKey.optional(),
-        /** The user ticked "allow this host while offline": its rule is added before the probe. */
+        /**
+         * The user ticked "allow this host while offline": offline mode lets this probe through; the rule is kept
+         * only when the node is added (nodes.add with allowOffline), and one that existed before is left as it was.
+         */
         allowOffline: z.boolean().optional(),
       })
       .strict(),

@@ -176,14 +176,32 @@ export class RemoteNodes {
     }
   }
 
+  /**
+   * Allows a node's host while offline for `use`, then takes that rule away again unless `keep` says the node now
+   * needs it: a probe saves nothing, and an add that fails leaves no permission behind. A rule that was there
+   * already (another node's, or one the user made on the Privacy page) is left as it was.
+   */
+  private async withOfflineRule<T>(url: string, allow: boolean | undefined, use: () => Promise<T>, keep = false) {
+    const rule = ruleFor(url);
+    const added =
+      allow === true &&
+      !this.deps.guard.settings().rules.some((r) => r.feature === rule.feature && r.host === rule.host);
+    if (added) await this.deps.allowHost(rule);
+    let kept = false;
+    try {
+      const result = await use();
+      kept = keep;
+      return result;
+    } finally {
+      if (added && !kept) await this.deps.disallowHost(rule);
+    }
+  }
+
   async probe(typedUrl: string, apiKey?: string, allowOffline?: boolean): Promise<NodeProbe> {
     const url = nodeUrl(typedUrl);
-    if (allowOffline) await this.deps.allowHost(ruleFor(url));
-    const found = await this.connect({
-      url,
-      label: `the server at ${new URL(url).host}`,
-      ...(apiKey ? { apiKey } : {}),
-    });
+    const found = await this.withOfflineRule(url, allowOffline, () =>
+      this.connect({ url, label: `the server at ${new URL(url).host}`, ...(apiKey ? { apiKey } : {}) }),
+    );
     return {
       url,
       model: found.model,
@@ -210,18 +228,23 @@ export class RemoteNodes {
     if (!https && request.fingerprint) {
       throw new HomebodyError('INVALID_REQUEST', 'A server reached over plain http shows no certificate to pin.');
     }
-    if (request.allowOffline) await this.deps.allowHost(ruleFor(url));
     const host = new URL(url).host;
     const label = request.label?.trim() || `the server at ${host}`;
     // Connected again with the pin and the model required: a server that changed since the probe is refused here.
-    const found = await this.connect(
-      {
-        url,
-        label,
-        ...(request.apiKey ? { apiKey: request.apiKey } : {}),
-        ...(request.fingerprint ? { fingerprint: request.fingerprint } : {}),
-      },
-      request.model,
+    const found = await this.withOfflineRule(
+      url,
+      request.allowOffline,
+      () =>
+        this.connect(
+          {
+            url,
+            label,
+            ...(request.apiKey ? { apiKey: request.apiKey } : {}),
+            ...(request.fingerprint ? { fingerprint: request.fingerprint } : {}),
+          },
+          request.model,
+        ),
+      true,
     );
     const node: StoredNode = {
       id: randomUUID().slice(0, 8),
