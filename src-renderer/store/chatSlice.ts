@@ -20,6 +20,7 @@ export const initialChatData: ChatData = {
   sending: false,
   awaitingNewTask: false,
   chatError: null,
+  remoteConsent: null,
 };
 
 export const createChatSlice =
@@ -81,7 +82,7 @@ export const createChatSlice =
         set({ ...initialChatData, onboardingRequested: false, page: 'chat' });
       },
 
-      async send(text) {
+      async send(text, options = {}) {
         const length = text.trim().length;
         if (length > MAX_MESSAGE_CHARS) {
           // Said here, before any request, in the words the Host uses for a message its model cannot take.
@@ -90,9 +91,13 @@ export const createChatSlice =
           return false;
         }
         const taskId = get().openTaskId;
-        set({ sending: true, chatError: null, awaitingNewTask: taskId === null });
+        set({ sending: true, chatError: null, remoteConsent: null, awaitingNewTask: taskId === null });
         try {
-          const result = await deps.api['chat.send']({ taskId, text });
+          const result = await deps.api['chat.send']({
+            taskId,
+            text,
+            ...(options.allowRemote ? { allowRemote: true } : {}),
+          });
           const current = get().openTaskId;
           if (current === result.taskId) {
             set({ sending: false, awaitingNewTask: false });
@@ -113,9 +118,20 @@ export const createChatSlice =
           }
           return true;
         } catch (error) {
-          set({ sending: false, awaitingNewTask: false, chatError: toAppError(error) });
+          const appError = toAppError(error);
+          // Not an error to show but a question to ask: nothing was sent or saved, and the text is still in the box.
+          // Asked only while the same task is open: the agreement is for this task, and the answer resends here.
+          if (appError.code === 'REMOTE_CONSENT_REQUIRED' && !options.allowRemote && get().openTaskId === taskId) {
+            set({ sending: false, awaitingNewTask: false, remoteConsent: { taskId, text, message: appError.message } });
+          } else {
+            set({ sending: false, awaitingNewTask: false, chatError: appError });
+          }
           return false;
         }
+      },
+
+      dismissRemoteConsent() {
+        set({ remoteConsent: null });
       },
 
       async stop() {

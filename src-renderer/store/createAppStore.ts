@@ -11,6 +11,7 @@ import { createMcpSlice } from './mcpSlice.js';
 import { applyDeltas, reduceEvent, sortTasks } from './eventReducer.js';
 import { createModelSlice } from './modelSlice.js';
 import { createModelsSlice } from './modelsSlice.js';
+import { createNodesSlice } from './nodesSlice.js';
 import { createPackSettingsSlice } from './packSettingsSlice.js';
 import { createPrivacySlice } from './privacySlice.js';
 import { createSearchSlice } from './searchSlice.js';
@@ -36,6 +37,7 @@ export function createAppStore(deps: StoreDeps, page: PageDevice = browserPageDe
     ...createDoctorSlice(deps)(set, get, store),
     ...createDeviceSlice(deps, page)(set, get, store),
     ...createModelsSlice(deps)(set, get, store),
+    ...createNodesSlice(deps)(set, get, store),
     ...createPackSettingsSlice(deps)(set, get, store),
     ...createMcpSlice(deps)(set, get, store),
     ...createPrivacySlice(deps)(set, get, store),
@@ -77,6 +79,7 @@ export function createAppStore(deps: StoreDeps, page: PageDevice = browserPageDe
       // The History page's list may have missed deletions and new tasks too.
       const history = get().historyLoaded ? get().loadHistory() : undefined;
       const models = get().modelsListing !== null ? get().loadModels() : undefined;
+      const nodes = get().nodes !== null ? get().loadNodes() : undefined;
       // An evaluation may have ended unseen: its line, its results and the gates' scores.
       const evalRuns = get().evalRuns !== null ? get().loadEvalRuns() : undefined;
       const evalRun = get().evalSelectedRunId;
@@ -89,6 +92,7 @@ export function createAppStore(deps: StoreDeps, page: PageDevice = browserPageDe
         get().loadApprovals(),
         history,
         models,
+        nodes,
         evalRuns,
         evalResults,
         evalGates,

@@ -160,6 +160,7 @@ export const createPrivacySlice =
           state.mcpServers !== null ? state.loadMcp() : undefined,
           state.evalRuns !== null ? state.loadEval() : undefined,
           state.modelsListing !== null ? state.loadModels() : undefined,
+          state.nodes !== null ? state.loadNodes() : undefined,
           state.loadAudit(),
           state.loadPrivacy(),
         ]);

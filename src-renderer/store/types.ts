@@ -37,6 +37,8 @@ import type {
   McpServerView,
   ModelSettingsView,
   NetworkRule,
+  NodeProbe,
+  RemoteNode,
   NetworkSettingsView,
   PackSettingsView,
   Risk,
@@ -103,12 +105,31 @@ export interface ChatData {
   /** chat.send with taskId null is in flight: the first message.created of a new task opens it. */
   awaitingNewTask: boolean;
   chatError: AppError | null;
+  /**
+   * The model in use runs on another computer and this task has not been allowed to use it: the Host refused the
+   * message (REMOTE_CONSENT_REQUIRED) before saving anything. The composer asks; the text stays in its box.
+   */
+  remoteConsent: RemoteConsentRequest | null;
+}
+
+/** A message the Host would send to a model on another computer once the user agrees, for this task. */
+export interface RemoteConsentRequest {
+  /** The task it was for (null: a new task). */
+  readonly taskId: string | null;
+  readonly text: string;
+  /** The Host's words: which computer, and what would go there. */
+  readonly message: string;
 }
 export interface ChatActions {
   openTask(taskId: string): Promise<void>;
   newTask(): void;
-  /** Resolves true when the Host accepted the text. */
-  send(text: string): Promise<boolean>;
+  /**
+   * Resolves true when the Host accepted the text. `allowRemote`: the user agreed that this task goes to the model on
+   * another computer in use now (asked through `remoteConsent`).
+   */
+  send(text: string, options?: { readonly allowRemote?: boolean }): Promise<boolean>;
+  /** The user did not agree: nothing is sent, the text stays in the composer. */
+  dismissRemoteConsent(): void;
   stop(): Promise<void>;
   reloadOpenTask(): Promise<void>;
   dismissChatError(): void;
@@ -324,6 +345,40 @@ export interface ModelsActions {
   dismissModelsError(key: string): void;
 }
 
+/** What the user typed in the form for a model on another computer, besides its URL. */
+export interface NodeInputs {
+  readonly apiKey?: string;
+  readonly label?: string;
+  readonly allowOffline: boolean;
+}
+
+export interface NodesData {
+  /** The models on other computers the user added, oldest first; null until loaded. */
+  nodes: RemoteNode[] | null;
+  /** Loading the list failed. */
+  nodesError: AppError | null;
+  /** What the last check of a server answered, shown for the user to add or not; nothing is saved yet. */
+  nodeProbe: NodeProbe | null;
+  /** Calls in flight, by key (`probe`, `add`, `use:<id>`, `remove:<id>`, `offline:<id>`). */
+  nodesPending: ReadonlySet<string>;
+  /** The last failed action, shown in place by its key (`probe`, `add`, or a node's id). */
+  nodesActionErrors: Readonly<Record<string, AppError>>;
+}
+export interface NodesActions {
+  loadNodes(): Promise<void>;
+  /** Asks the server what it serves, saving nothing; the answer is `nodeProbe`. */
+  probeNode(url: string, inputs: NodeInputs): Promise<Outcome<NodeProbe>>;
+  /** Adds the server `nodeProbe` showed: its URL, its model, and over https the certificate the user saw. */
+  addNode(inputs: NodeInputs): Promise<Outcome<RemoteNode>>;
+  /** Forgets the probe's answer without adding anything. */
+  cancelNodeProbe(): void;
+  removeNode(id: string): Promise<Outcome<{ id: string; message: string }>>;
+  setNodeAllowOffline(id: string, allow: boolean): Promise<ActionResult>;
+  /** Makes the node's model the chat's; resolves once connected (or not), the state also arrives as events. */
+  useNode(id: string): Promise<ActionResult>;
+  dismissNodesError(key: string): void;
+}
+
 /** A short notice in the corner: a reminder that fell due, or a notification the browser would not show. */
 export interface Toast {
   readonly id: string;
@@ -535,6 +590,7 @@ export type AppData = ModelData &
   HistoryData &
   SearchData &
   ModelsData &
+  NodesData &
   PackSettingsData &
   DoctorData &
   McpData &
@@ -553,6 +609,7 @@ export type AppState = AppData &
   SettingsActions &
   AuditActions &
   ModelsActions &
+  NodesActions &
   RootActions &
   PackSettingsActions &
   DoctorActions &

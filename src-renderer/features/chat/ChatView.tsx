@@ -5,6 +5,7 @@ import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { formatBytes } from '../../ui/format.js';
 import { ProgressBar } from '../../ui/ProgressBar.js';
+import { RemoteModelBadge } from '../../ui/RemoteMarks.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { selectIsStreaming, selectModelState, selectReadyModel } from '../../store/selectors.js';
 import { Composer } from './Composer.js';
@@ -48,8 +49,10 @@ export function ChatView({ readOnly }: { readOnly: boolean }) {
               </span>
               <span className="muted">
                 {' '}
-                · {formatBytes(model.sizeBytes)} · {model.contextSize.toLocaleString()} tokens context
+                {model.remote ? '' : ` · ${formatBytes(model.sizeBytes)}`} · {model.contextSize.toLocaleString()} tokens
+                context
               </span>
+              {model.remote && <RemoteModelBadge remote={model.remote} />}
               {model.synthetic && (
                 <Badge tone="warning" testId="synthetic-badge">
                   Test model: random weights, replies are noise

@@ -3,6 +3,7 @@ import { Button } from '../../ui/Button.js';
 import { isPrompt } from '../../ui/toolFormat.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { selectIsStreaming, selectModelStatus, selectOpenTaskId } from '../../store/selectors.js';
+import { RemoteConsentDialog } from './RemoteConsentDialog.js';
 
 /** Enter sends, Shift+Enter starts a new line; locked while a reply streams, with Stop in place of Send. */
 export function Composer() {
@@ -12,16 +13,20 @@ export function Composer() {
   const modelReady = useAppStore(selectModelStatus) === 'ready';
   const send = useAppStore((s) => s.send);
   const stop = useAppStore((s) => s.stop);
+  // The Host asks first when the model in use is on another computer; the text stays here until the user agrees.
+  const remoteConsent = useAppStore((s) => s.remoteConsent);
   const [text, setText] = useState('');
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
   // A reply that ended at a prompt leaves the focus on the prompt (Enter allows a read, Esc denies).
   const asking = useAppStore((s) => s.toolCalls.some(isPrompt));
 
-  // A new or newly opened task, the end of a reply, or a prompt answered: put the cursor back in the box.
+  // A new or newly opened task, the end of a reply, a prompt answered or the consent question closed: put the cursor
+  // back in the box. Not while that question is open: its Cancel holds the focus, so Enter alone sends nothing away.
+  const consentOpen = remoteConsent !== null;
   useEffect(() => {
-    if (!streaming && !asking) inputRef.current?.focus();
-  }, [streaming, asking, openTaskId]);
+    if (!streaming && !asking && !consentOpen) inputRef.current?.focus();
+  }, [streaming, asking, consentOpen, openTaskId]);
 
   const submit = async () => {
     if (streaming || !modelReady || !text.trim()) return;
@@ -77,6 +82,7 @@ export function Composer() {
           Send
         </Button>
       </div>
+      {remoteConsent && <RemoteConsentDialog consent={remoteConsent} onSent={() => setText('')} />}
     </form>
   );
 }

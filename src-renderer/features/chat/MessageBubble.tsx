@@ -3,6 +3,7 @@ import { onlyThought, type Message } from '../../../src-shared/contract/index.js
 import { useAppStore } from '../../store/StoreContext.js';
 import { Button } from '../../ui/Button.js';
 import { formatStats, messageStateNote } from '../../ui/format.js';
+import { RemoteReplyMark } from '../../ui/RemoteMarks.js';
 import { ThoughtDetails } from '../../ui/ThoughtDetails.js';
 
 /** One message. Memoised: while a reply streams only its own bubble re-renders. */
@@ -47,8 +48,9 @@ export const MessageBubble = memo(function MessageBubble({ message }: { message:
           )}
         </div>
       )}
-      {(note || message.contextNote || (!streaming && message.stats)) && (
+      {(note || message.contextNote || message.remote || (!streaming && message.stats)) && (
         <div className="message-meta">
+          {message.remote && <RemoteReplyMark remote={message.remote} testId="message-remote" />}
           {note && <span className={`message-state state-${message.state}`}>{note}</span>}
           {message.contextNote && (
             <span className="message-context-note" data-testid="message-context-note" role="note">

@@ -20,6 +20,7 @@ import { actorLabel, decidedByLabel, formatAuditTime, toolCallStateLabel } from 
 import { useAppStore } from '../../store/StoreContext.js';
 import { countLabel, timelineTotals } from '../../store/historyView.js';
 import { buildTimeline, timelineKey } from '../../store/timeline.js';
+import { RemoteReplyMark } from '../../ui/RemoteMarks.js';
 
 /**
  * One task from start to end, read-only: every message with its time and figures, and every tool call with
@@ -180,6 +181,7 @@ const TimelineMessage = memo(function TimelineMessage({ message }: { message: Me
           {formatAuditTime(message.createdAt)}
         </time>
         {note && <span className={`message-state state-${message.state}`}>{note}</span>}
+        {message.remote && <RemoteReplyMark remote={message.remote} testId="timeline-remote" />}
         {message.contextNote && (
           <span className="message-context-note muted" data-testid="timeline-context-note" role="note">
             {message.contextNote}

@@ -8,6 +8,7 @@ import { useAppStore } from '../../store/StoreContext.js';
 import { selectShell } from '../../store/selectors.js';
 import { CatalogCard } from './CatalogCard.js';
 import { LocalModelRow } from './LocalModelRow.js';
+import { RemoteNodesSection } from './RemoteNodesSection.js';
 
 /**
  * The catalog with downloads, the models on this computer, and adding a GGUF file. Everything on it answers at
@@ -29,7 +30,9 @@ export function ModelsPage() {
     <main className="main page models-page" data-testid="models-page" aria-labelledby="models-heading">
       <header className="page-header">
         <h1 id="models-heading">Models</h1>
-        <p className="muted">Download a model, add one you have, and choose which one Homebody uses.</p>
+        <p className="muted">
+          Download a model, add one you have or one on another computer, and choose which one Homebody uses.
+        </p>
       </header>
       {modelsError && <ErrorNotice error={modelsError} testId="models-error" />}
       {listing === null && !modelsError && (
@@ -61,6 +64,8 @@ export function ModelsPage() {
       )}
 
       {listing && <AddModel onAdded={(model) => setStatus(`Added ${model.name}.`)} />}
+
+      {listing && <RemoteNodesSection />}
 
       {listing && (
         <section className="card" aria-labelledby="models-catalog-heading">
