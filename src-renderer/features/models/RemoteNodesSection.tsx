@@ -150,6 +150,12 @@ function AddNodeForm({ onAdded }: { onAdded: (node: RemoteNode) => void }) {
       {probeError && (
         <ErrorNotice error={probeError} testId="remote-node-probe-error" onDismiss={() => dismiss('probe')} />
       )}
+      {probeError?.code === 'NETWORK_BLOCKED' && !inputs.allowOffline && (
+        <p className="hint" data-testid="remote-node-offline-hint">
+          Or tick &ldquo;Allow this computer while Homebody is offline&rdquo; above and check again: only its host is
+          allowed.
+        </p>
+      )}
       {!shown && (
         <Button
           type="submit"
@@ -251,7 +257,7 @@ function ProbeAnswer({
           Cancel
         </Button>
         <Button variant="primary" data-testid="remote-node-add" onClick={onAdd} disabled={adding}>
-          {adding ? 'Adding…' : `Add ${probe.model}`}
+          {adding ? 'Adding…' : 'Add this server'}
         </Button>
       </div>
     </div>
