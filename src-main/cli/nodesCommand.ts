@@ -7,7 +7,8 @@ export const NODES_USAGE = `homebody nodes list|check URL|add URL|remove ID|allo
   Models on other computers (llama-server, vLLM, Ollama): check asks a server what it serves without saving
   anything; add saves it, pinning the TLS certificate it shows now (https; --fingerprint FP to require the one you
   compared) and the model it serves (--model NAME to require another it lists). --api-key-file FILE reads an API key
-  (kept sealed, never printed); --allow-offline lets offline mode reach that host; --label NAME names it.
+  (kept sealed, never printed); --allow-offline lets offline mode reach that host (for check, only while it asks;
+  add keeps the rule); --label NAME names it.
   Use one with "homebody run --node ID --allow-remote".`;
 
 function probeLines(probe: NodeProbe): string[] {

@@ -6,7 +6,9 @@ import type {
   EvalRunSummary,
   EvalSummary,
   LocalModel,
+  RemoteNode,
 } from '../../src-shared/contract/index.js';
+import { REMOTE_PREFIX } from '../../src-shared/contract/index.js';
 import { formatDuration } from '../ui/format.js';
 import type { AppData, EvalProgress } from './types.js';
 
@@ -17,9 +19,12 @@ export const EVAL_MAX_MODELS = 4;
 
 /** A model file on offer: its path, and how it is shown (name and quantization). */
 export interface EvalModelChoice {
+  /** A GGUF path, or `remote:<id>` for a model on another computer. */
   path: string;
   name: string;
   quant: string | null;
+  /** A model on another computer: its server's address, shown in place of a file name. */
+  url?: string;
 }
 
 /** "tiny-q8_0.gguf" → "Q8_0"; "model.Q4_K_M.gguf" → "Q4_K_M"; null when the name says nothing. */
@@ -43,6 +48,16 @@ export function evalModelChoices(models: readonly LocalModel[], catalog: readonl
       name: m.name,
       quant: (m.catalogId !== null ? quantById.get(m.catalogId) : undefined) ?? quantFromFileName(fileNameOf(m.path)),
     }));
+}
+
+/** The models on other computers the user added, after the files: "botpsy on the study". */
+export function nodeEvalChoices(nodes: readonly RemoteNode[]): EvalModelChoice[] {
+  return nodes.map((n) => ({
+    path: `${REMOTE_PREFIX}${n.id}`,
+    name: `${n.model} on ${n.label}`,
+    quant: null,
+    url: n.url,
+  }));
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };

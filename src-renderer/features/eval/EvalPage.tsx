@@ -10,10 +10,13 @@ import './eval.css';
 /** Candidate models on the same cases, compared under the same criteria; and the tools gated on the scores. */
 export function EvalPage() {
   const loadEval = useAppStore((s) => s.loadEval);
+  const loadNodes = useAppStore((s) => s.loadNodes);
 
   useEffect(() => {
     void loadEval();
-  }, [loadEval]);
+    // The models on other computers are offered beside the files.
+    void loadNodes();
+  }, [loadEval, loadNodes]);
 
   return (
     <main className="main page eval-page" data-testid="eval-page" aria-labelledby="eval-heading">

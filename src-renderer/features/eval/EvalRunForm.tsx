@@ -5,6 +5,7 @@ import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import {
   evalModelChoices,
+  nodeEvalChoices,
   fileNameOf,
   parseCaseLimit,
   parseModelPath,
@@ -33,7 +34,15 @@ export function EvalRunForm() {
   const limitProblemId = useId();
   const blockerId = useId();
 
-  const library = useMemo(() => (listing ? evalModelChoices(listing.models, listing.catalog) : []), [listing]);
+  const nodes = useAppStore((s) => s.nodes);
+  const library = useMemo(
+    () => [
+      ...(listing ? evalModelChoices(listing.models, listing.catalog) : []),
+      // Models on other computers beside the files: one run compares a model here with one there.
+      ...(nodes ? nodeEvalChoices(nodes) : []),
+    ],
+    [listing, nodes],
+  );
   const known = new Set(library.map((m) => m.path));
   const models = [...library, ...extraModels.filter((m) => !known.has(m.path))];
   const blocker = runBlocker({ models: pickedModels.size, suites: pickedSuites.size, running, starting });
@@ -83,7 +92,7 @@ export function EvalRunForm() {
           <ul className="eval-choice-list">
             {models.map((model) => (
               <li key={model.path}>
-                <label className="checkbox" title={model.path}>
+                <label className="checkbox" title={model.url ?? model.path}>
                   <input
                     type="checkbox"
                     data-testid="eval-model-option"
@@ -94,8 +103,12 @@ export function EvalRunForm() {
                   <span>{model.name}</span>
                   {model.quant && <span className="badge badge-neutral eval-quant">{model.quant}</span>}
                   {/* Two files may carry the same name in their metadata: the file name tells them apart. */}
-                  {model.name !== fileNameOf(model.path) && (
-                    <span className="muted eval-model-file">{fileNameOf(model.path)}</span>
+                  {model.url ? (
+                    <span className="muted eval-model-file">{model.url}</span>
+                  ) : (
+                    model.name !== fileNameOf(model.path) && (
+                      <span className="muted eval-model-file">{fileNameOf(model.path)}</span>
+                    )
                   )}
                 </label>
               </li>
