@@ -58,13 +58,13 @@ async function startHost(options: CreateHostOptions, folder: DataFolder): Promis
   const packs = createPacksService({ ...base, secrets, subscribe, network, device });
   const worker = createToolSandbox({ dataDir, egress, network, device: packs.device, workerPath: options.toolWorker });
   const mcp = createMcpService({ ...base, registry, egress, secrets, confirmer: options.confirmMcpCommand });
-  sealClearSecrets(store, [packs.sealStoredSecrets, mcp.sealStoredSecrets], notices);
   // The one edge back: a model is never changed under a reply, so the models service stops the chat's replies.
   const models = createModelsService({
     ...base,
     ...{ options, egress, worker, secrets, network },
     stopReplies: () => chat.stopAll(),
   });
+  sealClearSecrets(store, [packs.sealStoredSecrets, mcp.sealStoredSecrets, models.sealStoredSecrets], notices);
   const evaluation = createEvalService({ ...base, policies, models });
   // The other edge back: a task whose calls the user decided (in the queue, at a prompt) goes on in the chat.
   const continueTasks = (calls: readonly ToolCall[], from: 'queue' | 'prompt') =>

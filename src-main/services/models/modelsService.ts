@@ -275,6 +275,8 @@ export function createModelsService(deps: ModelsServiceDeps) {
       if (!existsSync(path)) throw new HomebodyError('MODEL_NOT_FOUND', `There is no model file at ${path}.`);
       return basename(path);
     },
+    /** Seals again the nodes' API keys an older way of sealing kept (see sealClearSecrets). */
+    sealStoredSecrets: (): boolean => nodes.sealStoredSecrets(),
     /** Lists interrupted downloads as paused; from then on, every model change is announced and remembered. */
     async startUp(): Promise<void> {
       await library.init();

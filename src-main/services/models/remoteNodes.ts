@@ -124,6 +124,25 @@ export class RemoteNodes {
     else this.deps.settings.set(REMOTE_NODES_KEY, nodes);
   }
 
+  /**
+   * At start: an API key sealed otherwise than the secret store seals now (the key file, once the OS keychain is
+   * there) is sealed again, as the packs' and MCP servers' secrets are. One that cannot be opened is kept as it is: it
+   * may open again if its key comes back. Answers whether anything was written.
+   */
+  sealStoredSecrets(): boolean {
+    const { secrets } = this.deps;
+    let resealed = false;
+    const nodes = this.stored().map((node) => {
+      if (node.apiKeySealed === null || secrets.isCurrent(node.apiKeySealed)) return node;
+      const plain = secrets.open(node.apiKeySealed, `the API key of ${node.label}`);
+      if (plain === null) return node;
+      resealed = true;
+      return { ...node, apiKeySealed: secrets.seal(plain) };
+    });
+    if (resealed) this.save(nodes);
+    return resealed;
+  }
+
   list(): RemoteNode[] {
     const state = this.deps.modelState();
     const inUse = state.status === 'ready' ? state.info.path : state.status === 'loading' ? state.path : null;
