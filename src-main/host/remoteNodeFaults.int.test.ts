@@ -1,0 +1,154 @@
+/**
+ * A node that fails the user, through the Host's contract: a server speaking the OpenAI API badly on purpose (on
+ * loopback) drops the connection mid-reply after a call ran, answers garbage, or starts serving another model. Each
+ * time the reply ends with an error naming the node and what happened, the task and everything it did are kept,
+ * and no call runs twice, however the task goes on.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPILED_TOOL_WORKER } from '../testing/compiledApp.js';
+import { settledReply } from '../testing/settledTask.js';
+import { createHost, type HostInternals } from './createHost.js';
+
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'hb-node-faults-')));
+const reports = join(work, 'Reports');
+mkdirSync(reports);
+writeFileSync(join(reports, 'draft.txt'), 'the draft');
+
+type Answer = (res: ServerResponse, body: { messages: { role: string; content?: unknown }[] }) => void;
+
+describe('a node that fails mid-task, through the Host', () => {
+  let fake: Server;
+  let url = '';
+  let models = ['botpsy'];
+  let answer: Answer = () => {};
+  let host: HostInternals;
+  let taskId = '';
+
+  const sse = (res: ServerResponse, chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  const delta = (d: Record<string, unknown>, finish: string | null = null) => ({
+    model: models[0],
+    choices: [{ index: 0, delta: d, finish_reason: finish }],
+  });
+  const done = (res: ServerResponse) => res.end('data: [DONE]\n\n');
+  const words = (res: ServerResponse, text: string) => {
+    sse(res, delta({ content: text }));
+    sse(res, delta({}, 'stop'));
+    done(res);
+  };
+
+  beforeAll(async () => {
+    fake = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk) => (text += chunk));
+      req.on('end', () => {
+        if (req.url === '/v1/models') {
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify({ data: models.map((id) => ({ id, max_model_len: 8192 })) }));
+        } else if (req.url === '/props') {
+          res.statusCode = 404;
+          res.end('{"error":"not found"}');
+        } else {
+          res.setHeader('content-type', 'text/event-stream');
+          answer(res, JSON.parse(text) as Parameters<Answer>[1]);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const address = fake.address();
+    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+    host = await createHost({
+      dataDir: join(work, 'data'),
+      shell: 'cli',
+      toolWorker: COMPILED_TOOL_WORKER,
+      loadModelOnStart: false,
+      engineConfig: { gpu: false },
+      reply: { maxTokens: 32, temperature: 0 },
+      remoteEngine: { timeouts: { connectMs: 2000, firstByteMs: 5000, idleMs: 2000 } },
+    });
+    await host.invoke('policy.grantFolder', { path: reports, untrusted: false });
+    // Every prompt the node's calls raise is allowed once, as a user would.
+    host.subscribe((event) => {
+      if (event.type === 'toolcall.updated' && event.call.state === 'pending' && event.call.gate === 'prompt') {
+        void host.call('toolcalls.answer', { id: event.call.id, answer: 'allow-once', reason: null });
+      }
+    });
+    const node = await host.invoke('nodes.add', { url, allowOffline: true, label: 'the flaky node' });
+    expect(await host.invoke('nodes.use', { id: node.id })).toMatchObject({ status: 'ready' });
+  });
+  afterAll(async () => {
+    await host?.dispose();
+    await new Promise<void>((resolve) => fake.close(() => resolve()));
+  });
+
+  const task = () => host.invoke('tasks.get', { taskId });
+
+  it('a connection dropped after a call ran: the reply says so, the call ran once, the task is kept', async () => {
+    answer = (res, body) => {
+      // The call's outcome is in the conversation (the task goes on after the prompt, told what the user decided):
+      // the node writes its answer.
+      if (body.messages.some((m) => m.role === 'tool' || String(m.content).includes('[Homebody] The user decided'))) {
+        sse(res, delta({ content: 'Your Reports folder has' }));
+        setTimeout(() => res.socket?.destroy(), 20);
+        return;
+      }
+      const args = JSON.stringify({ path: reports });
+      sse(res, delta({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'list_folder', arguments: args } }] }));
+      sse(res, delta({}, 'tool_calls'));
+      done(res);
+    };
+    const sent = await host.invoke('chat.send', {
+      taskId: null,
+      text: "what's in my Reports folder?",
+      allowRemote: true,
+    });
+    taskId = sent.taskId;
+    const reply = await settledReply(host, taskId);
+    expect(reply.state).toBe('failed');
+    expect(reply.error).toMatch(/the flaky node .*dropped in the middle of the reply.*nothing is sent again by itself/);
+    expect(reply.text).toBe('Your Reports folder has');
+    const detail = await task();
+    expect(detail.toolCalls).toHaveLength(1);
+    expect(detail.toolCalls[0]).toMatchObject({ tool: 'list_folder', state: 'done' });
+    expect(JSON.stringify(detail.toolCalls[0]?.result)).toContain('draft.txt');
+  });
+
+  it('garbage in place of a reply: a clear error quoting it; the task goes on after, nothing run again', async () => {
+    answer = (res) => {
+      res.write('data: {"choices": [{"delta": {"content": "ok"}}]}\n\n');
+      res.end('<html>502 Bad Gateway</html>\n');
+    };
+    const sent = await host.invoke('chat.send', { taskId, text: 'and the rest?' });
+    const reply = await settledReply(host, sent.taskId);
+    expect(reply.state).toBe('failed');
+    expect(reply.error).toContain('<html>502 Bad Gateway</html>');
+
+    answer = (res) => words(res, 'It has draft.txt.');
+    const again = await host.invoke('chat.send', { taskId, text: 'try again' });
+    expect(await settledReply(host, again.taskId)).toMatchObject({ state: 'complete', text: 'It has draft.txt.' });
+    expect((await task()).toolCalls).toHaveLength(1);
+  });
+
+  it('a node that now serves another model is refused with both names, and the task is kept', async () => {
+    models = ['llama-3-8b'];
+    answer = (res) => words(res, 'I am another model.');
+    const sent = await host.invoke('chat.send', { taskId, text: 'one more thing' });
+    const reply = await settledReply(host, sent.taskId);
+    expect(reply.state).toBe('failed');
+    expect(reply.error).toMatch(/llama-3-8b/);
+    expect(reply.error).toMatch(/botpsy/);
+    expect(reply.text).not.toContain('I am another model');
+    const detail = await task();
+    expect(detail.messages.filter((m) => m.role === 'user').map((m) => m.text)).toEqual([
+      "what's in my Reports folder?",
+      'and the rest?',
+      'try again',
+      'one more thing',
+    ]);
+    expect(detail.toolCalls).toHaveLength(1);
+  });
+});
