@@ -91,6 +91,14 @@ test('a model on another computer: checked, added, used with consent, its replie
   await page.getByTestId('history-row-open').first().click();
   await expect(page.getByTestId('timeline-remote')).toHaveCount(2);
 
+  // The Doctor measures it: the round trip of a small request and a short reply's speed.
+  await page.getByTestId('nav-doctor').click();
+  const measured = page.getByTestId('doctor-node');
+  await expect(measured).toHaveAttribute('data-ok', 'true', { timeout: 60_000 });
+  await expect(measured).toContainText('on the test node');
+  await expect(measured.getByTestId('doctor-node-round-trip')).toHaveText(/\d+(\.\d)? ms/);
+  await expect(measured.getByTestId('doctor-node-speed')).toContainText('reply');
+
   // Removed: the node and the offline rule it added go; the chat waits for another model.
   await page.getByTestId('nav-models').click();
   await row.getByTestId('remote-node-remove').click();

@@ -4,6 +4,7 @@ import { Button } from '../../ui/Button.js';
 import { ErrorNotice } from '../../ui/ErrorNotice.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { formatBytes, formatRate, speedKindLabel } from './doctorFormat.js';
+import { DoctorNodesSection } from './DoctorNodesSection.js';
 import { ModelSettingsForm } from './ModelSettingsForm.js';
 import './doctor.css';
 
@@ -32,6 +33,7 @@ export function DoctorPage() {
       )}
       {report && <MachineSection report={report} />}
       {report && <ModelsSection report={report} />}
+      {report?.nodes && report.nodes.length > 0 && <DoctorNodesSection nodes={report.nodes} />}
       <ModelSettingsForm />
     </main>
   );
