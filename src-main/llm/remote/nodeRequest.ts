@@ -37,6 +37,13 @@ export interface NodeTimeouts {
 
 export const DEFAULT_TIMEOUTS: NodeTimeouts = { connectMs: 10_000, firstByteMs: 300_000, idleMs: 60_000 };
 
+/**
+ * The most one answer may send: far above any reply a model writes under its token cap (a 32,000-token reply in
+ * OpenAI's stream format is about 10 MB), so only a server that ignores the cap, or sends something else endlessly,
+ * reaches it; what it sent is held in memory.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
 export interface NodeRequest {
   readonly method: 'GET' | 'POST';
   readonly path: string;
@@ -45,6 +52,8 @@ export interface NodeRequest {
   readonly carried: string;
   readonly signal?: AbortSignal;
   readonly timeouts?: Partial<NodeTimeouts>;
+  /** Default DEFAULT_MAX_ANSWER_BYTES. */
+  readonly maxBytes?: number;
 }
 
 /**
@@ -154,6 +163,7 @@ export function origin(url: string): string {
  */
 export async function sendToNode(node: NodeEndpoint, gate: NodeGate, req: NodeRequest): Promise<NodeResponse> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...req.timeouts };
+  const maxBytes = req.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const url = new URL(req.path.replace(/^\//, ''), node.url.endsWith('/') ? node.url : `${node.url}/`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw remoteError(
@@ -245,6 +255,12 @@ export async function sendToNode(node: NodeEndpoint, gate: NodeGate, req: NodeRe
       for await (const chunk of response as AsyncIterable<string>) {
         received += Buffer.byteLength(chunk);
         ticket.setBytes(received, false, sent);
+        if (received > maxBytes) {
+          throw remoteError(
+            'REMOTE_BAD_REPLY',
+            `${node.label} (${origin(node.url)}) sent more than ${Math.round(maxBytes / 1024 / 1024)} MB for one answer to ${req.path}, far more than any reply it was asked for. The reply was stopped.`,
+          );
+        }
         arm();
         yield chunk;
       }

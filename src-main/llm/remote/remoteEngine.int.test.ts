@@ -361,6 +361,41 @@ describe('the remote engine against a server that misbehaves', () => {
     }
   });
 
+  it('a server that streams on without end is stopped at the byte limit, with what arrived kept', async () => {
+    let written = 0;
+    answer = (res) => {
+      const word = 'x'.repeat(1000);
+      const more = () => {
+        // Until the client hangs up: it must, since the server never ends the reply itself.
+        while (!res.destroyed && res.write(`data: ${JSON.stringify(delta({ content: word }))}\n\n`)) written += 1;
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    };
+    const engine = await connected({ maxAnswerBytes: 1024 * 1024 });
+    // A cap of tokens this server's thousand-character deltas would not reach before the byte limit.
+    const options = generateOptions({ maxTokens: 100_000 });
+    await expect(engine.generate(options)).rejects.toMatchObject({
+      code: 'REMOTE_BAD_REPLY',
+      message: expect.stringMatching(/sent more than 1 MB for one answer to \/v1\/chat\/completions/),
+    });
+    expect(options.streamed.join('').length).toBeGreaterThan(500_000);
+    expect(written).toBeGreaterThan(0);
+  });
+
+  it('a server that ignores the token cap is cut off at it: the reply ends as too long, not run on', async () => {
+    answer = (res) => {
+      for (let i = 0; i < 500; i++) sse(res, delta({ content: 'x' }));
+      sse(res, delta({}, 'stop'));
+      res.end('data: [DONE]\n\n');
+    };
+    const engine = await connected();
+    const result = await engine.generate(generateOptions({ maxTokens: 16 }));
+    expect(result.stopReason).toBe('maxTokens');
+    // The margin past the cap (a delta may hold less than a token), then no more.
+    expect(result.text.length).toBe(16 * 2 + 64 + 1);
+  });
+
   it('garbage in the stream is a clear error quoting it', async () => {
     answer = (res) => {
       res.write('data: {"choices": [{"delta": {"content": "ok"}}]}\n\n');

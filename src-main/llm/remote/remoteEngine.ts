@@ -62,6 +62,8 @@ export interface RemoteEngineOptions {
   /** The model the node must serve (as its API names it); a node serving another is refused. */
   readonly expectedModel?: string;
   readonly timeouts?: Partial<NodeTimeouts>;
+  /** The most one answer may send (default DEFAULT_MAX_ANSWER_BYTES; tests set less). */
+  readonly maxAnswerBytes?: number;
   /** The user's thinking choice (undefined: the template's default). */
   readonly enableThinking?: () => boolean | undefined;
   /**
@@ -361,11 +363,13 @@ export class RemoteEngine implements ChatEngine {
       body: { ...body, stream: true, cache_prompt: true },
       signal,
       ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
+      ...(this.options.maxAnswerBytes ? { maxBytes: this.options.maxAnswerBytes } : {}),
     });
     if (response.status < 200 || response.status >= 300)
       throw refusal(node, response.status, await readAll(response.chunks));
     let content = '';
     let streamed = 0;
+    const asked = numberOr(body.n_predict);
     for await (const data of serverSentData(response.chunks)) {
       const chunk = parseChunk(node, data, '/completion') as {
         content?: unknown;
@@ -383,8 +387,12 @@ export class RemoteEngine implements ChatEngine {
         // reads the thought and the calls itself); output that parse cannot take (bytes that are not UTF-8, an odd
         // layout) ends the stream with this error in place of the final chunk. The text it streamed is the reply.
         if (content && unparsedOutput(chunk.error)) {
-          const limit = numberOr(body.n_predict);
-          return { content, predicted: streamed, stopType: limit && streamed >= limit ? 'limit' : 'eos', stoppingWord: '' };
+          return {
+            content,
+            predicted: streamed,
+            stopType: asked && streamed >= asked ? 'limit' : 'eos',
+            stoppingWord: '',
+          };
         }
         throw refusal(node, 500, data);
       }
@@ -395,6 +403,9 @@ export class RemoteEngine implements ChatEngine {
         content += chunk.content;
         onContent?.(content);
       }
+      // A server that ignores n_predict would write on until the byte limit: the cap is Homebody's to keep.
+      if (asked && pastCap(streamed, asked))
+        return { content, predicted: streamed, stopType: 'limit', stoppingWord: '' };
       if (chunk.stop === true) {
         this.checkModel(connected, chunk.model);
         tally.promptTokens = numberOr(chunk.tokens_evaluated) ?? tally.promptTokens;
@@ -439,6 +450,7 @@ export class RemoteEngine implements ChatEngine {
         },
         signal,
         ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
+        ...(this.options.maxAnswerBytes ? { maxBytes: this.options.maxAnswerBytes } : {}),
       });
       if (response.status < 200 || response.status >= 300) {
         throw refusal(node, response.status, await readAll(response.chunks));
@@ -449,6 +461,7 @@ export class RemoteEngine implements ChatEngine {
       const calls: { id: string; name: string; arguments: string }[] = [];
       let stepTokens = 0;
       let deltas = 0;
+      const asked = Math.max(1, options.maxTokens - tally.generated);
       for await (const data of serverSentData(response.chunks)) {
         if (data.trim() === '[DONE]') {
           done = true;
@@ -485,6 +498,11 @@ export class RemoteEngine implements ChatEngine {
           if (typeof part.function?.arguments === 'string') call.arguments += part.function.arguments;
         }
         if (typeof choice.finish_reason === 'string') finish = choice.finish_reason;
+        // A server that ignores max_tokens would write on until the byte limit: the cap is Homebody's to keep.
+        if (pastCap(deltas, asked)) {
+          finish = 'length';
+          break;
+        }
       }
       if (!done && finish === undefined) throw dropped(node);
       // A server that reports no usage streams one token per delta (llama-server, vLLM, Ollama): counted as they came.
@@ -615,6 +633,14 @@ function badReply(node: NodeEndpoint, path: string, data: string): HomebodyError
     'REMOTE_BAD_REPLY',
     `${node.label} (${origin(node.url)}) answered ${path} with something that is not its API's answer: ${quote(data)}. The reply was stopped.`,
   );
+}
+
+/**
+ * Whether a step streamed well past the tokens it asked for. A delta is not always one token (a server may merge a
+ * few, or split a character's bytes), hence the margin: only a server that ignores the cap goes past it.
+ */
+function pastCap(streamed: number, asked: number): boolean {
+  return streamed > asked * 2 + 64;
 }
 
 /** llama-server's words when the text it generated fails its own chat parse (common_chat_parse). */
