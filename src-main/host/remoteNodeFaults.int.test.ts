@@ -25,8 +25,11 @@ describe('a node that fails mid-task, through the Host', () => {
   let url = '';
   let models = ['botpsy'];
   let answer: Answer = () => {};
+  /** The authorization header of every request the server received. */
+  const authorizations: (string | undefined)[] = [];
   let host: HostInternals;
   let taskId = '';
+  let nodeId = '';
 
   const sse = (res: ServerResponse, chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
   const delta = (d: Record<string, unknown>, finish: string | null = null) => ({
@@ -43,6 +46,7 @@ describe('a node that fails mid-task, through the Host', () => {
   beforeAll(async () => {
     fake = createServer((req, res) => {
       let text = '';
+      authorizations.push(req.headers.authorization);
       req.on('data', (chunk) => (text += chunk));
       req.on('end', () => {
         if (req.url === '/v1/models') {
@@ -77,8 +81,8 @@ describe('a node that fails mid-task, through the Host', () => {
         void host.call('toolcalls.answer', { id: event.call.id, answer: 'allow-once', reason: null });
       }
     });
-    const node = await host.invoke('nodes.add', { url, allowOffline: true, label: 'the flaky node' });
-    expect(await host.invoke('nodes.use', { id: node.id })).toMatchObject({ status: 'ready' });
+    nodeId = (await host.invoke('nodes.add', { url, allowOffline: true, label: 'the flaky node' })).id;
+    expect(await host.invoke('nodes.use', { id: nodeId })).toMatchObject({ status: 'ready' });
   });
   afterAll(async () => {
     await host?.dispose();
@@ -150,5 +154,31 @@ describe('a node that fails mid-task, through the Host', () => {
       'one more thing',
     ]);
     expect(detail.toolCalls).toHaveLength(1);
+  });
+
+  it('an API key goes in a header to its node and nowhere else: not the settings, the ledger, the audit or a reply', async () => {
+    models = ['botpsy'];
+    await host.invoke('nodes.remove', { id: nodeId });
+    const key = 'sk-node-key-7f3a9c';
+    authorizations.length = 0;
+    const added = await host.invoke('nodes.add', { url, apiKey: key, allowOffline: true, label: 'the keyed node' });
+    expect(added.hasApiKey).toBe(true);
+    await host.invoke('nodes.use', { id: added.id });
+    answer = (res) => words(res, 'Fine.');
+    const sent = await host.invoke('chat.send', { taskId: null, text: 'hello', allowRemote: true });
+    expect(await settledReply(host, sent.taskId)).toMatchObject({ state: 'complete', text: 'Fine.' });
+    expect(authorizations.length).toBeGreaterThan(2);
+    expect(authorizations.every((a) => a === `Bearer ${key}`)).toBe(true);
+
+    const everywhere = JSON.stringify([
+      host.store.settings.get('remoteNodes'),
+      await host.invoke('nodes.list', {}),
+      await host.invoke('privacy.ledger', {}),
+      await host.invoke('audit.list', {}),
+      await host.invoke('tasks.get', { taskId: sent.taskId }),
+      await host.invoke('doctor.report', {}),
+    ]);
+    expect(everywhere).toContain('the keyed node');
+    expect(everywhere).not.toContain(key);
   });
 });
