@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { AppError } from '../../src-shared/contract/index.js';
 import { toAppError } from '../bridge/apiError.js';
 import type { ActionResult, AppState, ModelsActions, ModelsData, Outcome, StoreDeps } from './types.js';
+import { keyedActions } from './keyedActions.js';
 
 export const initialModelsData: ModelsData = {
   modelsListing: null,
@@ -22,35 +23,7 @@ export const createModelsSlice =
   (set, get) => {
     let listRequest = 0;
 
-    const setPending = (key: string, on: boolean) =>
-      set((state) => {
-        const pending = new Set(state.modelsPending);
-        if (on) pending.add(key);
-        else pending.delete(key);
-        return { modelsPending: pending };
-      });
-
-    const setActionError = (key: string, error: AppError | null) =>
-      set((state) => {
-        const { [key]: _previous, ...rest } = state.modelsActionErrors;
-        return { modelsActionErrors: error ? { ...rest, [key]: error } : rest };
-      });
-
-    /** Runs one call under a pending key; its error is shown in place under `errorKey`. */
-    const act = async <T>(pendingKey: string, errorKey: string, call: () => Promise<T>): Promise<Outcome<T>> => {
-      setPending(pendingKey, true);
-      setActionError(errorKey, null);
-      try {
-        const value = await call();
-        return { ok: true, value };
-      } catch (error) {
-        const appError = toAppError(error);
-        setActionError(errorKey, appError);
-        return { ok: false, error: appError };
-      } finally {
-        setPending(pendingKey, false);
-      }
-    };
+    const { setPending, setActionError, act } = keyedActions(set, 'modelsPending', 'modelsActionErrors');
     const result = (outcome: Outcome<unknown>): ActionResult => (outcome.ok ? null : outcome.error);
 
     return {

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { AppError, RemoteNode } from '../../src-shared/contract/index.js';
 import { toAppError } from '../bridge/apiError.js';
 import type { AppState, NodeInputs, NodesActions, NodesData, Outcome, StoreDeps } from './types.js';
+import { keyedActions } from './keyedActions.js';
 
 export const initialNodesData: NodesData = {
   nodes: null,
@@ -36,34 +37,7 @@ export const createNodesSlice =
   (set, get) => {
     let listRequest = 0;
 
-    const setPending = (key: string, on: boolean) =>
-      set((state) => {
-        const pending = new Set(state.nodesPending);
-        if (on) pending.add(key);
-        else pending.delete(key);
-        return { nodesPending: pending };
-      });
-
-    const setActionError = (key: string, error: AppError | null) =>
-      set((state) => {
-        const { [key]: _previous, ...rest } = state.nodesActionErrors;
-        return { nodesActionErrors: error ? { ...rest, [key]: error } : rest };
-      });
-
-    /** Runs one call under a pending key; its error is shown in place under `errorKey`. */
-    const act = async <T>(pendingKey: string, errorKey: string, call: () => Promise<T>): Promise<Outcome<T>> => {
-      setPending(pendingKey, true);
-      setActionError(errorKey, null);
-      try {
-        return { ok: true, value: await call() };
-      } catch (error) {
-        const appError = toAppError(error);
-        setActionError(errorKey, appError);
-        return { ok: false, error: appError };
-      } finally {
-        setPending(pendingKey, false);
-      }
-    };
+    const { setPending, setActionError, act } = keyedActions(set, 'nodesPending', 'nodesActionErrors');
 
     const refuse = <T>(key: string, message: string): Outcome<T> => {
       const error: AppError = { code: 'INVALID_REQUEST', message };
