@@ -2,10 +2,14 @@
  * A node that fails the user, through the Host's contract: a server speaking the OpenAI API badly on purpose (on
  * loopback) drops the connection mid-reply after a call ran, answers garbage, or starts serving another model. Each
  * time the reply ends with an error naming the node and what happened, the task and everything it did are kept,
- * and no call runs twice, however the task goes on.
+ * and no call runs twice, however the task goes on. Its API key goes nowhere but its header; over https the
+ * certificate the user saw is the one pinned, and one that changes is refused.
  */
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -180,5 +184,82 @@ describe('a node that fails mid-task, through the Host', () => {
     ]);
     expect(everywhere).toContain('the keyed node');
     expect(everywhere).not.toContain(key);
+  });
+});
+
+/** A self-signed certificate as a home server has one: its PEM key and certificate, and its SHA-256 fingerprint. */
+function selfSigned(name: string): { key: string; cert: string; fingerprint: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'hb-node-cert-'));
+  const made = spawnSync('openssl', [
+    ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
+    ...['-subj', `/CN=${name}`, '-days', '2', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+  ]);
+  expect(made.status, made.stderr?.toString()).toBe(0);
+  const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  return {
+    key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+    cert,
+    fingerprint: new X509Certificate(cert).fingerprint256,
+  };
+}
+
+describe('a node over https, through the Host: the certificate the user saw is the one pinned', () => {
+  let server: HttpsServer;
+  let url = '';
+  let host: HostInternals;
+  const first = selfSigned('study-computer');
+
+  beforeAll(async () => {
+    server = createHttpsServer({ key: first.key, cert: first.cert }, (req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/v1/models') res.end(JSON.stringify({ data: [{ id: 'botpsy', max_model_len: 8192 }] }));
+      else {
+        res.statusCode = 404;
+        res.end('{"error":"not found"}');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    url = `https://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    host = await createHost({
+      dataDir: join(work, 'data-https'),
+      shell: 'cli',
+      toolWorker: COMPILED_TOOL_WORKER,
+      loadModelOnStart: false,
+      engineConfig: { gpu: false },
+    });
+  });
+  afterAll(async () => {
+    await host?.dispose();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('shows the fingerprint, refuses another than the one shown, pins it, and refuses a server that changed it', async () => {
+    const probe = await host.invoke('nodes.probe', { url, allowOffline: true });
+    expect(probe).toMatchObject({ url, fingerprint: first.fingerprint, plainHttp: false, model: 'botpsy' });
+
+    await expect(host.invoke('nodes.add', { url, allowOffline: true })).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: expect.stringMatching(/Check the server first/),
+    });
+    const other = selfSigned('someone-else');
+    await expect(
+      host.invoke('nodes.add', { url, fingerprint: other.fingerprint, allowOffline: true }),
+    ).rejects.toMatchObject({ code: 'REMOTE_CERTIFICATE_CHANGED' });
+    expect((await host.invoke('nodes.list', {})).nodes).toEqual([]);
+    expect((await host.invoke('privacy.network', {})).rules).toEqual([]);
+
+    const node = await host.invoke('nodes.add', { url, fingerprint: first.fingerprint, allowOffline: true });
+    expect(node.fingerprint).toBe(first.fingerprint);
+    expect(await host.invoke('nodes.use', { id: node.id })).toMatchObject({
+      status: 'ready',
+      info: { remote: { fingerprint: first.fingerprint } },
+    });
+
+    // The server now shows another certificate (replaced, or someone in between): refused, before a byte is sent.
+    server.setSecureContext({ key: other.key, cert: other.cert });
+    await expect(host.invoke('nodes.use', { id: node.id })).rejects.toMatchObject({
+      code: 'REMOTE_CERTIFICATE_CHANGED',
+    });
   });
 });
