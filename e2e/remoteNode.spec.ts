@@ -29,6 +29,13 @@ test('a model on another computer: checked, added, used with consent, its replie
   const section = page.getByTestId('remote-nodes');
   await expect(section.getByTestId('remote-nodes-empty')).toBeVisible();
 
+  // An address that cannot be a node's is refused in place, before anything is asked.
+  await section.getByTestId('remote-node-url').fill('ftp://127.0.0.1/models');
+  await section.getByTestId('remote-node-check').click();
+  const wrong = section.getByTestId('remote-node-probe-error');
+  await expect(wrong).toHaveAttribute('data-error-code', 'INVALID_REQUEST');
+  await expect(wrong).toContainText('over http or https, not ftp:');
+
   // Offline mode refuses a host no rule allows, and says so in place; nothing is added.
   await section.getByTestId('remote-node-url').fill(`${node.url}/v1`);
   await section.getByTestId('remote-node-check').click();

@@ -6,7 +6,7 @@ import { EgressGuard } from '../../privacy/egressGuard.js';
 import { MemoryEgressLedger } from '../../privacy/egressLedger.js';
 import { SecretStore, type SecretCipher } from '../../privacy/secretStore.js';
 import { openStore } from '../../store/store.js';
-import { REMOTE_NODES_KEY, RemoteNodes } from './remoteNodes.js';
+import { REMOTE_NODES_KEY, RemoteNodes, nodeUrl } from './remoteNodes.js';
 
 function nodesWith(secrets: SecretStore, store = openStore(':memory:')) {
   return {
@@ -77,5 +77,24 @@ describe("the nodes' API keys at start", () => {
     expect(nodes.sealStoredSecrets()).toBe(false);
     expect((store.settings.get(REMOTE_NODES_KEY) as { apiKeySealed: string }[])[0]?.apiKeySealed).toBe(unreadable);
     expect(notices.join('\n')).toContain('the API key of node a');
+  });
+});
+
+describe("a node's address as people type it", () => {
+  it('is kept as Homebody uses it: no trailing /v1 or slash, http where no scheme is given', () => {
+    expect(nodeUrl('http://192.168.1.20:8080/v1/')).toBe('http://192.168.1.20:8080');
+    expect(nodeUrl('  https://gpu.lan:8443/v1 ')).toBe('https://gpu.lan:8443');
+    expect(nodeUrl('https://gpu.lan/llm/v1')).toBe('https://gpu.lan/llm');
+    expect(nodeUrl('192.168.1.20:8080')).toBe('http://192.168.1.20:8080');
+    expect(nodeUrl('localhost:8080')).toBe('http://localhost:8080');
+    expect(nodeUrl('[::1]:8080/')).toBe('http://[::1]:8080');
+  });
+
+  it('is refused with the reason when it cannot be one', () => {
+    expect(() => nodeUrl('ftp://192.168.1.20/')).toThrow(/over http or https, not ftp:/);
+    expect(() => nodeUrl('http://me:secret@gpu.lan:8080')).toThrow(/Leave the user name and password out/);
+    expect(() => nodeUrl('http://gpu.lan:8080/?key=abc')).toThrow(/without a query/);
+    expect(() => nodeUrl('http://')).toThrow(/is not a URL/);
+    expect(() => nodeUrl('gpu lan:8080')).toThrow(/"gpu lan:8080" is not a URL/);
   });
 });

@@ -74,9 +74,13 @@ export interface AddNodeRequest {
  * OpenAI-style configuration usually ends with (the API's paths are added to it).
  */
 export function nodeUrl(typed: string): string {
+  const trimmed = typed.trim();
+  // "192.168.1.20:8080" or "localhost:8080", as people copy an address: http, as llama-server and vLLM serve by
+  // default (the check then says it is plain http). A scheme that is given is taken as it is.
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
   let url: URL;
   try {
-    url = new URL(typed.trim());
+    url = new URL(withScheme);
   } catch {
     throw new HomebodyError(
       'INVALID_REQUEST',

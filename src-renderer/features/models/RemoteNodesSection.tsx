@@ -112,8 +112,8 @@ function AddNodeForm({ onAdded }: { onAdded: (node: RemoteNode) => void }) {
           onChange={(e) => set({ url: e.target.value })}
         />
         <span className="hint" id={`${id}-url-hint`}>
-          The server&apos;s address as you would open it, with or without /v1. Use https where the server has a
-          certificate: over plain http anyone on the network can read the conversation.
+          The server&apos;s address as you would open it, with or without /v1 (http:// when you give none). Use https
+          where the server has a certificate: over plain http anyone on the network can read the conversation.
         </span>
       </label>
       <label className="field">
