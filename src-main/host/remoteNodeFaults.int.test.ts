@@ -185,6 +185,31 @@ describe('a node that fails mid-task, through the Host', () => {
     expect(everywhere).toContain('the keyed node');
     expect(everywhere).not.toContain(key);
   });
+
+  it("the Doctor's report lists a node that never replies as timed out, beside one that does", async () => {
+    // Lists its model, then answers nothing else (neither /props nor a reply).
+    const silent = createServer((req, res) => {
+      if (req.url !== '/v1/models') return;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ data: [{ id: 'botpsy', max_model_len: 8192 }] }));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    const silentUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      await host.invoke('nodes.add', { url: silentUrl, allowOffline: true, label: 'the silent node' });
+      answer = (res) => words(res, 'Fine.');
+      const { nodes } = await host.invoke('doctor.report', {});
+      expect(nodes?.map((n) => [n.label, n.error?.code ?? 'ok'])).toEqual([
+        ['the keyed node', 'ok'],
+        ['the silent node', 'REMOTE_TIMEOUT'],
+      ]);
+      expect(nodes?.[1]?.error?.message).toContain('the silent node');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
 });
 
 /** A self-signed certificate as a home server has one: its PEM key and certificate, and its SHA-256 fingerprint. */

@@ -37,6 +37,7 @@ import {
   serverSentData,
   type NodeEndpoint,
   type NodeGate,
+  type NodeRequest,
   type NodeTimeouts,
 } from './nodeRequest.js';
 
@@ -159,7 +160,7 @@ export class RemoteEngine implements ChatEngine {
 
   private async connect(): Promise<Connected> {
     const { node, gate } = this.options;
-    const answer = await nodeAnswer(node, gate, { method: 'GET', path: '/v1/models', carried: 'a check' });
+    const answer = await nodeAnswer(node, gate, this.check('/v1/models'));
     const listed = answer.body as {
       data?: { id?: unknown; max_model_len?: unknown; meta?: { n_ctx?: unknown; n_ctx_train?: unknown } }[];
     };
@@ -182,9 +183,7 @@ export class RemoteEngine implements ChatEngine {
     let dialect: ToolDialect | undefined;
     if (this.options.protocol !== 'openai') {
       // llama-server's own endpoint: the template the model came with, and the context each slot has.
-      const props = await nodeJson(node, gate, { method: 'GET', path: '/props', carried: 'a check' }).catch(
-        () => undefined,
-      );
+      const props = await nodeJson(node, gate, this.check('/props')).catch(() => undefined);
       const p = props as { chat_template?: unknown; default_generation_settings?: { n_ctx?: unknown } } | undefined;
       contextSize = numberOr(p?.default_generation_settings?.n_ctx) ?? contextSize;
       dialect = typeof p?.chat_template === 'string' ? detectDialect(p.chat_template) : undefined;
@@ -210,7 +209,7 @@ export class RemoteEngine implements ChatEngine {
     }
     const { node, gate } = this.options;
     const started = performance.now();
-    await nodeJson(node, gate, { method: 'GET', path: '/v1/models', carried: 'a check' });
+    await nodeJson(node, gate, this.check('/v1/models'));
     const roundTripMs = performance.now() - started;
     const result = await this.generate({
       history: [],
@@ -259,6 +258,17 @@ export class RemoteEngine implements ChatEngine {
       this.replies.delete(controller);
     }
     return reply.result();
+  }
+
+  /** A small GET that carries nothing of the user's, under the engine's timeouts like every other request. */
+  private check(path: string): NodeRequest {
+    return {
+      method: 'GET',
+      path,
+      carried: 'a check',
+      ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
+      ...(this.options.maxAnswerBytes ? { maxBytes: this.options.maxAnswerBytes } : {}),
+    };
   }
 
   private conversation(options: GenerateOptions): TemplateMessage[] {

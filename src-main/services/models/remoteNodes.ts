@@ -20,13 +20,16 @@ import {
   type RemoteNode,
 } from '../../../src-shared/contract/index.js';
 import { RemoteEngine, type RemoteEngineOptions } from '../../llm/remote/remoteEngine.js';
-import type { NodeEndpoint, NodeGate } from '../../llm/remote/nodeRequest.js';
+import type { NodeEndpoint, NodeGate, NodeTimeouts } from '../../llm/remote/nodeRequest.js';
 import type { EgressGuard } from '../../privacy/egressGuard.js';
 import type { SecretStore } from '../../privacy/secretStore.js';
 import type { SettingsRepo } from '../../store/repos/settingsRepo.js';
 
 /** Where the nodes are kept in the settings table. */
 export const REMOTE_NODES_KEY = 'remoteNodes';
+
+/** The Doctor's measurement of a node: a few seconds to connect and to answer a 16-token reply to a short prompt. */
+const CHECK_TIMEOUTS: NodeTimeouts = { connectMs: 3000, firstByteMs: 20_000, idleMs: 10_000 };
 
 const StoredNodeSchema = z.object({
   id: z.string().min(1).max(64),
@@ -309,34 +312,37 @@ export class RemoteNodes {
 
   /** Every node measured, one after the other (the Doctor's report): a node that fails says why, the rest go on. */
   async checks(): Promise<NodeCheck[]> {
-    const checks: NodeCheck[] = [];
-    for (const node of this.stored()) {
-      const base = { id: node.id, label: node.label, url: node.url, model: node.model };
-      let engine: RemoteEngine | undefined;
-      try {
-        engine = this.engineFor(`${REMOTE_PREFIX}${node.id}`);
-        const { roundTripMs, result } = await engine.measure();
-        checks.push({
-          ...base,
-          roundTripMs: Math.round(roundTripMs),
-          ttftMs: result.stats.ttftMs,
-          tokensPerSecond: result.stats.tokensPerSecond,
-          completionTokens: result.stats.completionTokens,
-          error: null,
-        });
-      } catch (error) {
-        const known = error instanceof HomebodyError ? error : new HomebodyError('INTERNAL', String(error));
-        const none = { roundTripMs: null, ttftMs: null, tokensPerSecond: null, completionTokens: null };
-        checks.push({ ...base, ...none, error: { code: known.code, message: known.message } });
-      } finally {
-        await engine?.dispose();
-      }
-    }
-    return checks;
+    // All at once, each on short timeouts: the Doctor's report waits for the slowest, not for each in turn, and a
+    // node that does not answer costs seconds, not the minutes a long prompt on a chat's reply may take.
+    const timeouts = { ...CHECK_TIMEOUTS, ...this.deps.engineOptions?.timeouts };
+    return Promise.all(
+      this.stored().map(async (node): Promise<NodeCheck> => {
+        const base = { id: node.id, label: node.label, url: node.url, model: node.model };
+        let engine: RemoteEngine | undefined;
+        try {
+          engine = this.engineFor(`${REMOTE_PREFIX}${node.id}`, { timeouts });
+          const { roundTripMs, result } = await engine.measure();
+          return {
+            ...base,
+            roundTripMs: Math.round(roundTripMs),
+            ttftMs: result.stats.ttftMs,
+            tokensPerSecond: result.stats.tokensPerSecond,
+            completionTokens: result.stats.completionTokens,
+            error: null,
+          };
+        } catch (error) {
+          const known = error instanceof HomebodyError ? error : new HomebodyError('INTERNAL', String(error));
+          const none = { roundTripMs: null, ttftMs: null, tokensPerSecond: null, completionTokens: null };
+          return { ...base, ...none, error: { code: known.code, message: known.message } };
+        } finally {
+          await engine?.dispose();
+        }
+      }),
+    );
   }
 
   /** A fresh engine for `remote:<id>` (RoutedEngine's openRemote). */
-  engineFor(reference: string): RemoteEngine {
+  engineFor(reference: string, extra: Partial<RemoteEngineOptions> = {}): RemoteEngine {
     const node = this.find(reference.slice(REMOTE_PREFIX.length));
     const apiKey = node.apiKeySealed === null ? undefined : this.deps.secrets.openOrThrow(node.apiKeySealed);
     return this.engine(
@@ -346,7 +352,7 @@ export class RemoteNodes {
         ...(apiKey ? { apiKey } : {}),
         ...(node.fingerprint ? { fingerprint: node.fingerprint } : {}),
       },
-      { reference, expectedModel: node.model },
+      { reference, expectedModel: node.model, ...extra },
     );
   }
 }
