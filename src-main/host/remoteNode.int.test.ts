@@ -68,6 +68,34 @@ describe('a model on another computer, through the Host', () => {
     await server?.stop();
   });
 
+  /**
+   * "What's in my Reports folder?" as a new task on the node in use, agreed to: its first step made a list_folder
+   * call, asked and allowed once, run here; answers when the task has settled, after checking the call ran once.
+   */
+  async function askedReportsTask() {
+    const off = host.subscribe((event) => {
+      if (event.type === 'toolcall.updated' && event.call.state === 'pending' && event.call.gate === 'prompt') {
+        void host.call('toolcalls.answer', { id: event.call.id, answer: 'allow-once', reason: null });
+      }
+    });
+    callsToForce = 1;
+    try {
+      const sent = await host.invoke('chat.send', {
+        taskId: null,
+        text: "what's in my Reports folder?",
+        allowRemote: true,
+      });
+      const reply = await settledReply(host, sent.taskId);
+      const detail = await host.invoke('tasks.get', { taskId: sent.taskId });
+      expect(detail.toolCalls, JSON.stringify(detail.messages)).toHaveLength(1);
+      expect(detail.toolCalls[0]).toMatchObject({ tool: 'list_folder', state: 'done', decision: 'allow-once' });
+      expect(JSON.stringify(detail.toolCalls[0]?.result)).toContain('draft.txt');
+      return { sent, reply, detail };
+    } finally {
+      off();
+    }
+  }
+
   const remoteEvents = async () =>
     (await host.invoke('privacy.ledger', {})).events.filter((e) => e.feature === 'remote-model').reverse();
 
@@ -133,23 +161,7 @@ describe('a model on another computer, through the Host', () => {
     expect((await host.invoke('tasks.list', {})).tasks).toEqual([]);
     expect(await remoteEvents()).toHaveLength(before);
 
-    const off = host.subscribe((event) => {
-      if (event.type === 'toolcall.updated' && event.call.state === 'pending' && event.call.gate === 'prompt') {
-        void host.call('toolcalls.answer', { id: event.call.id, answer: 'allow-once', reason: null });
-      }
-    });
-    callsToForce = 1;
-    const sent = await host.invoke('chat.send', {
-      taskId: null,
-      text: "what's in my Reports folder?",
-      allowRemote: true,
-    });
-    const reply = await settledReply(host, sent.taskId);
-    off();
-    const detail = await host.invoke('tasks.get', { taskId: sent.taskId });
-    expect(detail.toolCalls, JSON.stringify(detail.messages)).toHaveLength(1);
-    expect(detail.toolCalls[0]).toMatchObject({ tool: 'list_folder', state: 'done', decision: 'allow-once' });
-    expect(JSON.stringify(detail.toolCalls[0]?.result)).toContain('draft.txt');
+    const { sent, reply, detail } = await askedReportsTask();
     // Every reply of the task came from the node, and says so; the user's message does not.
     const replies = detail.messages.filter((m) => m.role === 'assistant');
     expect(replies.length).toBeGreaterThanOrEqual(1);
@@ -250,23 +262,7 @@ describe('a model on another computer, through the Host', () => {
     try {
       const rpcNode = await host.invoke('nodes.add', { url: spread.url, allowOffline: true, label: 'the RPC node' });
       expect(await host.invoke('nodes.use', { id: rpcNode.id })).toMatchObject({ status: 'ready' });
-      const off = host.subscribe((event) => {
-        if (event.type === 'toolcall.updated' && event.call.state === 'pending' && event.call.gate === 'prompt') {
-          void host.call('toolcalls.answer', { id: event.call.id, answer: 'allow-once', reason: null });
-        }
-      });
-      callsToForce = 1;
-      const sent = await host.invoke('chat.send', {
-        taskId: null,
-        text: "what's in my Reports folder?",
-        allowRemote: true,
-      });
-      const reply = await settledReply(host, sent.taskId);
-      off();
-      const detail = await host.invoke('tasks.get', { taskId: sent.taskId });
-      expect(detail.toolCalls, JSON.stringify(detail.messages)).toHaveLength(1);
-      expect(detail.toolCalls[0]).toMatchObject({ tool: 'list_folder', state: 'done', decision: 'allow-once' });
-      expect(JSON.stringify(detail.toolCalls[0]?.result)).toContain('draft.txt');
+      const { reply } = await askedReportsTask();
       expect(reply.remote).toEqual({ url: spread.url, model: rpcNode.model, label: 'the RPC node' });
       // llama-server reached both workers for the model's layers.
       for (const worker of workers) expect(worker.log()).toContain('Accepted client connection');
