@@ -1,4 +1,11 @@
-import type { HomebodyApi, Message, TaskSummary, ToolCall } from '../../src-shared/contract/index.js';
+import type {
+  HomebodyApi,
+  Message,
+  ModelState,
+  RemoteNode,
+  TaskSummary,
+  ToolCall,
+} from '../../src-shared/contract/index.js';
 import type { KeyValueStore } from '../store/types.js';
 
 /** Builders for unit tests: valid contract objects with only the interesting fields given. */
@@ -94,4 +101,46 @@ export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => voi
     reject = rej;
   });
   return { promise, resolve, reject };
+}
+
+/** A model on another computer the user added: botpsy-q8 on "the study", over plain http. */
+export function makeRemoteNode(overrides: Partial<RemoteNode> = {}): RemoteNode {
+  return {
+    id: 'n1',
+    label: 'the study',
+    url: 'http://192.168.1.20:8080',
+    model: 'botpsy-q8',
+    contextSize: 8192,
+    protocol: 'dialect',
+    fingerprint: null,
+    hasApiKey: false,
+    allowOffline: false,
+    active: false,
+    addedAt: 1_700_000_000_000,
+    ...overrides,
+  };
+}
+
+/** The model state once a node is the chat's model (its path is `remote:<id>`). */
+export function remoteModelState(node: RemoteNode = makeRemoteNode()): ModelState {
+  return {
+    status: 'ready',
+    info: {
+      path: `remote:${node.id}`,
+      name: `${node.model} on ${node.label}`,
+      architecture: 'remote',
+      sizeBytes: 0,
+      contextSize: node.contextSize,
+      trainContextSize: node.contextSize,
+      synthetic: false,
+      gpu: 'remote',
+      remote: {
+        url: node.url,
+        model: node.model,
+        protocol: node.protocol,
+        label: node.label,
+        ...(node.fingerprint ? { fingerprint: node.fingerprint } : {}),
+      },
+    },
+  };
 }

@@ -4,27 +4,14 @@ import { describe, expect, it } from 'vitest';
 import type { ModelState } from '../../../src-shared/contract/index.js';
 import { ApiCallError } from '../../bridge/apiError.js';
 import { fakeHost } from '../../testing/fakeHost.js';
-import { makeMessage, makeTask } from '../../testing/testFixtures.js';
+import { makeMessage, makeRemoteNode, makeTask, remoteModelState } from '../../testing/testFixtures.js';
 import { renderWithStore } from '../../testing/renderWithStore.js';
 import { ChatView } from './ChatView.js';
 import { MessageBubble } from './MessageBubble.js';
 
-const NODE = { url: 'http://192.168.1.20:8080', model: 'botpsy-q8', protocol: 'dialect' as const, label: 'the study' };
-
-const ON_A_NODE: ModelState = {
-  status: 'ready',
-  info: {
-    path: 'remote:n1',
-    name: 'botpsy-q8 on the study',
-    architecture: 'remote',
-    sizeBytes: 0,
-    contextSize: 8192,
-    trainContextSize: 8192,
-    synthetic: false,
-    gpu: 'remote',
-    remote: NODE,
-  },
-};
+const STUDY = makeRemoteNode();
+const NODE = { url: STUDY.url, model: STUDY.model, protocol: STUDY.protocol, label: STUDY.label };
+const ON_A_NODE: ModelState = remoteModelState(STUDY);
 
 const REFUSAL =
   "The model in use runs on another computer: the study (http://192.168.1.20:8080). This task's messages and the results of its tools would be sent there. Agree for this task to go on; nothing was sent or saved.";

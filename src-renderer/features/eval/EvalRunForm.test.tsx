@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { LocalModel, RemoteNode } from '../../../src-shared/contract/index.js';
+import type { LocalModel } from '../../../src-shared/contract/index.js';
 import { fakeHost } from '../../testing/fakeHost.js';
 import { renderWithStore } from '../../testing/renderWithStore.js';
+import { makeRemoteNode } from '../../testing/testFixtures.js';
 import { EvalRunForm } from './EvalRunForm.js';
 
 const FILE: LocalModel = {
@@ -20,19 +21,7 @@ const FILE: LocalModel = {
   addedAt: 1,
 };
 
-const NODE: RemoteNode = {
-  id: 'n1',
-  label: 'the study',
-  url: 'http://192.168.1.20:8080',
-  model: 'botpsy-q8',
-  contextSize: 8192,
-  protocol: 'dialect',
-  fingerprint: null,
-  hasApiKey: false,
-  allowOffline: false,
-  active: false,
-  addedAt: 2,
-};
+const NODE = makeRemoteNode();
 
 describe('choosing models to evaluate', () => {
   it('offers the models on other computers beside the files, and runs a file and a node in one run', async () => {

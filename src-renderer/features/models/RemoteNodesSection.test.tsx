@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ModelState, NodeProbe, RemoteNode } from '../../../src-shared/contract/index.js';
+import type { ModelState, NodeProbe } from '../../../src-shared/contract/index.js';
 import { ApiCallError } from '../../bridge/apiError.js';
 import { fakeHost, type FakeAnswers } from '../../testing/fakeHost.js';
 import { renderWithStore } from '../../testing/renderWithStore.js';
+import { makeRemoteNode, remoteModelState } from '../../testing/testFixtures.js';
 import { RemoteNodesSection } from './RemoteNodesSection.js';
 
 const PIN = Array.from({ length: 32 }, (_, i) => (i * 7 + 16).toString(16).toUpperCase().padStart(2, '0')).join(':');
@@ -19,22 +20,7 @@ const HTTP_PROBE: NodeProbe = {
   plainHttp: true,
 };
 
-function node(overrides: Partial<RemoteNode> = {}): RemoteNode {
-  return {
-    id: 'n1',
-    label: 'the study',
-    url: HTTP_PROBE.url,
-    model: 'botpsy-q8',
-    contextSize: 8192,
-    protocol: 'dialect',
-    fingerprint: null,
-    hasApiKey: false,
-    allowOffline: false,
-    active: false,
-    addedAt: 1,
-    ...overrides,
-  };
-}
+const node = makeRemoteNode;
 
 function section(answers: FakeAnswers = {}, modelState: ModelState = { status: 'none' }) {
   const host = fakeHost({ 'nodes.list': () => ({ nodes: [] }), ...answers });
@@ -150,20 +136,7 @@ describe('adding a model on another computer', () => {
 
 describe('a model on another computer the user added', () => {
   it('Use connects it, and the row says it is in use', async () => {
-    const ready: ModelState = {
-      status: 'ready',
-      info: {
-        path: 'remote:n1',
-        name: 'botpsy-q8 on the study',
-        architecture: 'remote',
-        sizeBytes: 0,
-        contextSize: 8192,
-        trainContextSize: 8192,
-        synthetic: false,
-        gpu: 'remote',
-        remote: { url: HTTP_PROBE.url, model: 'botpsy-q8', protocol: 'dialect', label: 'the study' },
-      },
-    };
+    const ready = remoteModelState(node());
     const { host, user, store } = section({
       'nodes.list': () => ({ nodes: [node()] }),
       'nodes.use': () => {
