@@ -29,6 +29,26 @@ const OWNED = {
   child_process: ['tools', 'testing', 'bench'],
 };
 
+/**
+ * Which folders may open sockets (DESIGN.md: every connection the app opens is asked of the egress guard first):
+ * privacy/ (the guard and the watcher that records any other), llm/ (model downloads, and remote/ for trusted
+ * nodes), server/ (loopback only), tools/ (the worker's web and mail tools), and the test helpers and benchmark.
+ * `isIP` and types from node:net are as welcome anywhere, but a new folder that needs them asks here first.
+ */
+const SOCKETS = [
+  'node:http',
+  'node:https',
+  'node:http2',
+  'node:net',
+  'node:tls',
+  'node:dgram',
+  'http',
+  'https',
+  'net',
+  'tls',
+];
+const SOCKET_OWNERS = ['privacy', 'llm', 'server', 'tools', 'testing', 'bench'];
+
 const MAIN_FOLDERS = [
   'agent',
   'app',
@@ -57,6 +77,15 @@ function mainFolderRules(folder, { tests }) {
   for (const [module, owners] of Object.entries(OWNED)) {
     if (tests && module.endsWith('child_process')) continue;
     if (!owners.includes(folder)) patterns.push(ban([module], `Only src-main/${owners.join(', ')} import ${module}.`));
+  }
+  // Tests may start servers of their own (a fake node, an SMTP server) wherever they are.
+  if (!tests && !SOCKET_OWNERS.includes(folder)) {
+    patterns.push(
+      ban(
+        SOCKETS,
+        `Only src-main/${SOCKET_OWNERS.join(', ')} open network connections, each asked of the egress guard.`,
+      ),
+    );
   }
   return {
     files: tests ? TEST_FILES.map((t) => `src-main/${folder}/${t}`) : [`src-main/${folder}/**`],
