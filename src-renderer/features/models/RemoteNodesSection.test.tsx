@@ -60,6 +60,7 @@ describe('adding a model on another computer', () => {
     expect(screen.getByTestId('remote-nodes-status').textContent).toBe('Added botpsy-q8 on the study.');
     expect(screen.queryByTestId('remote-node-probe')).toBeNull();
     expect(screen.getByTestId<HTMLInputElement>('remote-node-url').value).toBe('');
+    expect(document.activeElement).toBe(screen.getByTestId('remote-node-url'));
     expect(screen.getByTestId('remote-node-plain-http')).toBeTruthy();
   });
 
@@ -98,9 +99,12 @@ describe('adding a model on another computer', () => {
     type('remote-node-url', HTTP_PROBE.url);
     await user.click(screen.getByTestId('remote-node-check'));
     expect(screen.getByTestId<HTMLInputElement>('remote-node-url').disabled).toBe(true);
-    fireEvent.keyDown(await screen.findByTestId('remote-node-probe'), { key: 'Escape' });
+    // The answer takes the focus (Check is gone), so Esc from the keyboard cancels at once.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('remote-node-probe')));
+    await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByTestId('remote-node-probe')).toBeNull());
     expect(screen.getByTestId<HTMLInputElement>('remote-node-url').disabled).toBe(false);
+    expect(document.activeElement).toBe(screen.getByTestId('remote-node-url'));
     await user.click(screen.getByTestId('remote-node-check'));
     await user.click(await screen.findByTestId('remote-node-cancel'));
     await waitFor(() => expect(screen.queryByTestId('remote-node-probe')).toBeNull());

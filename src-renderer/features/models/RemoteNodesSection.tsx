@@ -79,6 +79,12 @@ function AddNodeForm({ onAdded }: { onAdded: (node: RemoteNode) => void }) {
   const set = (patch: Partial<FormInputs>) => setInputs((current) => ({ ...current, ...patch }));
   // The answer shown is for the address and key it was asked with: they stay as asked until Add or Cancel.
   const shown = probe !== null;
+  // Once the answer is gone (added or cancelled), the address field, enabled again, takes the focus back.
+  const wasShown = useRef(false);
+  useEffect(() => {
+    if (wasShown.current && !shown) urlRef.current?.focus();
+    wasShown.current = shown;
+  }, [shown]);
 
   const check = async (event: FormEvent) => {
     event.preventDefault();
@@ -91,7 +97,6 @@ function AddNodeForm({ onAdded }: { onAdded: (node: RemoteNode) => void }) {
     if (outcome.ok) {
       setInputs(EMPTY);
       onAdded(outcome.value);
-      urlRef.current?.focus();
     }
   };
 
@@ -172,10 +177,7 @@ function AddNodeForm({ onAdded }: { onAdded: (node: RemoteNode) => void }) {
           adding={adding}
           error={addError}
           onAdd={() => void add()}
-          onCancel={() => {
-            cancelNodeProbe();
-            urlRef.current?.focus();
-          }}
+          onCancel={cancelNodeProbe}
           onDismissError={() => dismiss('add')}
         />
       )}
@@ -201,8 +203,14 @@ function ProbeAnswer({
 }) {
   const headingId = useId();
   const others = probe.models.filter((m) => m !== probe.model);
+  // Check is gone once the answer shows: the focus goes to the answer, read first, where Esc cancels and Tab
+  // reaches Cancel and Add.
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
   return (
     <div
+      ref={ref}
+      tabIndex={-1}
       className="remote-probe"
       role="group"
       aria-labelledby={headingId}
