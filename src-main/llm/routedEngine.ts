@@ -7,7 +7,7 @@
  * ready, and a change that fails leaves it in use and rejects with why. Once the new one is ready the other side is
  * let go (the local model closed, so its memory is free while a node answers; the node's engine disposed).
  */
-import { HomebodyError, REMOTE_PREFIX, type ModelState } from '../../src-shared/contract/index.js';
+import { HomebodyError, isRemoteReference, type ModelState } from '../../src-shared/contract/index.js';
 import type { ChatEngine, GenerateOptions, GenerateResult, PrepareRequest } from './engineTypes.js';
 
 /** A local engine that can close its model without being disposed (LlamaEngine). */
@@ -19,10 +19,6 @@ export interface RoutedEngineOptions<Local extends ClosableEngine> {
   readonly local: Local;
   /** A fresh engine for the node a reference names; throws MODEL_NOT_FOUND for a node that was removed. */
   readonly openRemote: (reference: string) => ChatEngine;
-}
-
-export function isRemoteReference(path: string): boolean {
-  return path.startsWith(REMOTE_PREFIX);
 }
 
 export class RoutedEngine<Local extends ClosableEngine = ClosableEngine> implements ChatEngine {
@@ -68,10 +64,9 @@ export class RoutedEngine<Local extends ClosableEngine = ClosableEngine> impleme
   }
 
   load(path: string): Promise<ModelState> {
-    const run = this.changing.then(
-      () => (isRemoteReference(path) ? this.loadRemote(path) : this.loadLocal(path)),
-      () => (isRemoteReference(path) ? this.loadRemote(path) : this.loadLocal(path)),
-    );
+    const change = () => (isRemoteReference(path) ? this.loadRemote(path) : this.loadLocal(path));
+    // After the change before it, whether that one succeeded or not.
+    const run = this.changing.then(change, change);
     this.changing = run.catch(() => undefined);
     return run;
   }

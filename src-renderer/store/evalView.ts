@@ -8,7 +8,7 @@ import type {
   LocalModel,
   RemoteNode,
 } from '../../src-shared/contract/index.js';
-import { REMOTE_PREFIX } from '../../src-shared/contract/index.js';
+import { remoteModelName, remoteReference } from '../../src-shared/contract/index.js';
 import { formatDuration } from '../ui/format.js';
 import type { AppData, EvalProgress } from './types.js';
 
@@ -53,8 +53,8 @@ export function evalModelChoices(models: readonly LocalModel[], catalog: readonl
 /** The models on other computers the user added, after the files: "botpsy on the study". */
 export function nodeEvalChoices(nodes: readonly RemoteNode[]): EvalModelChoice[] {
   return nodes.map((n) => ({
-    path: `${REMOTE_PREFIX}${n.id}`,
-    name: `${n.model} on ${n.label}`,
+    path: remoteReference(n.id),
+    name: remoteModelName(n),
     quant: null,
     url: n.url,
   }));

@@ -1,4 +1,4 @@
-import { REMOTE_PREFIX, type ModelState, type RemoteNode } from '../../src-shared/contract/index.js';
+import { remoteReference, type ModelState, type RemoteNode } from '../../src-shared/contract/index.js';
 
 /** How Homebody speaks to a node, in words for people. */
 export function protocolLabel(protocol: RemoteNode['protocol']): string {
@@ -20,7 +20,7 @@ export function nodeEngineState(
   node: Pick<RemoteNode, 'id'>,
   state: ModelState | null,
 ): 'connecting' | 'ready' | 'error' | 'idle' {
-  const path = `${REMOTE_PREFIX}${node.id}`;
+  const path = remoteReference(node.id);
   if (!state || state.status === 'none') return 'idle';
   if (state.status === 'loading') return state.path === path ? 'connecting' : 'idle';
   if (state.status === 'ready') return state.info.path === path ? 'ready' : 'idle';

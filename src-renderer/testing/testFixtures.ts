@@ -1,10 +1,12 @@
-import type {
-  HomebodyApi,
-  Message,
-  ModelState,
-  RemoteNode,
-  TaskSummary,
-  ToolCall,
+import {
+  remoteModelName,
+  remoteReference,
+  type HomebodyApi,
+  type Message,
+  type ModelState,
+  type RemoteNode,
+  type TaskSummary,
+  type ToolCall,
 } from '../../src-shared/contract/index.js';
 import type { KeyValueStore } from '../store/types.js';
 
@@ -126,8 +128,8 @@ export function remoteModelState(node: RemoteNode = makeRemoteNode()): ModelStat
   return {
     status: 'ready',
     info: {
-      path: `remote:${node.id}`,
-      name: `${node.model} on ${node.label}`,
+      path: remoteReference(node.id),
+      name: remoteModelName(node),
       architecture: 'remote',
       sizeBytes: 0,
       contextSize: node.contextSize,

@@ -53,6 +53,21 @@ export type RemoteNode = z.infer<typeof RemoteNodeSchema>;
 /** The model reference a node is used under, in place of a file path: `remote:<id>`. */
 export const REMOTE_PREFIX = 'remote:';
 
+/** The reference `remote:<id>` a node is used under (model state, last model, evaluation). */
+export function remoteReference(id: string): string {
+  return `${REMOTE_PREFIX}${id}`;
+}
+
+/** Whether a model reference names a node rather than a file (a file's path is absolute, never `remote:`). */
+export function isRemoteReference(path: string): boolean {
+  return path.startsWith(REMOTE_PREFIX);
+}
+
+/** A node's model as people read it: "botpsy-q8 on the study". */
+export function remoteModelName(node: { readonly model: string; readonly label: string }): string {
+  return `${node.model} on ${node.label}`;
+}
+
 export const nodesApiSchemas = {
   /** The nodes the user added, oldest first. */
   'nodes.list': { request: z.object({}).strict(), response: z.object({ nodes: z.array(RemoteNodeSchema) }) },

@@ -3,7 +3,9 @@ import { basename, join } from 'node:path';
 import {
   BenchResultSchema,
   HomebodyError,
-  REMOTE_PREFIX,
+  isRemoteReference,
+  remoteModelName,
+  remoteReference,
   type BenchResult,
   type NetworkRule,
   type ThinkingSetting,
@@ -240,13 +242,13 @@ export function createModelsService(deps: ModelsServiceDeps) {
         await engine.close();
       }
       const removed = await nodes.remove(id);
-      if (store.settings.get(LAST_MODEL_KEY) === `${REMOTE_PREFIX}${id}`) store.settings.delete(LAST_MODEL_KEY);
+      if (store.settings.get(LAST_MODEL_KEY) === remoteReference(id)) store.settings.delete(LAST_MODEL_KEY);
       return removed;
     },
     'nodes.setAllowOffline': async ({ id, allow }) => nodes.setAllowOffline(id, allow),
     'nodes.use': async ({ id }) => {
-      nodes.engineFor(`${REMOTE_PREFIX}${id}`); // an unknown node is refused before anything stops
-      return load(`${REMOTE_PREFIX}${id}`);
+      nodes.get(id); // an unknown node is refused before anything stops
+      return load(remoteReference(id));
     },
   };
 
@@ -267,11 +269,7 @@ export function createModelsService(deps: ModelsServiceDeps) {
      * file that is not there or a node that was removed.
      */
     modelLabel(path: string): string {
-      if (path.startsWith(REMOTE_PREFIX)) {
-        const node = nodes.list().find((n) => `${REMOTE_PREFIX}${n.id}` === path);
-        if (!node) throw new HomebodyError('MODEL_NOT_FOUND', `There is no model on another computer ${path}.`);
-        return `${node.model} on ${node.label}`;
-      }
+      if (isRemoteReference(path)) return remoteModelName(nodes.get(path));
       if (!existsSync(path)) throw new HomebodyError('MODEL_NOT_FOUND', `There is no model file at ${path}.`);
       return basename(path);
     },

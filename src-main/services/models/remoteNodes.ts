@@ -9,10 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
-  FingerprintSchema,
   HomebodyError,
   REMOTE_PREFIX,
-  RemoteProtocolSchema,
+  RemoteNodeSchema,
+  isRemoteReference,
+  remoteReference,
   type ModelState,
   type NetworkRule,
   type NodeCheck,
@@ -31,18 +32,10 @@ export const REMOTE_NODES_KEY = 'remoteNodes';
 /** The Doctor's measurement of a node: a few seconds to connect and to answer a 16-token reply to a short prompt. */
 const CHECK_TIMEOUTS: NodeTimeouts = { connectMs: 3000, firstByteMs: 20_000, idleMs: 10_000 };
 
-const StoredNodeSchema = z.object({
-  id: z.string().min(1).max(64),
-  label: z.string(),
-  url: z.string(),
-  model: z.string(),
-  contextSize: z.number().int().positive(),
-  protocol: RemoteProtocolSchema,
-  fingerprint: FingerprintSchema.nullable(),
+/** A node as the settings table keeps it: as the contract shows it, with its API key sealed in place of whether it has one. */
+const StoredNodeSchema = RemoteNodeSchema.omit({ hasApiKey: true, active: true }).extend({
   /** The API key sealed by the secret store; never the key itself. */
   apiKeySealed: z.string().nullable(),
-  allowOffline: z.boolean(),
-  addedAt: z.number().int(),
 });
 type StoredNode = z.infer<typeof StoredNodeSchema>;
 
@@ -156,7 +149,7 @@ export class RemoteNodes {
     return this.stored().map(({ apiKeySealed, ...node }) => ({
       ...node,
       hasApiKey: apiKeySealed !== null,
-      active: inUse === `${REMOTE_PREFIX}${node.id}`,
+      active: inUse === remoteReference(node.id),
     }));
   }
 
@@ -173,6 +166,12 @@ export class RemoteNodes {
 
   private view(id: string): RemoteNode {
     return this.list().find((n) => n.id === id)!;
+  }
+
+  /** The node a reference (`remote:<id>`) or an id names; MODEL_NOT_FOUND when there is none (it was removed). */
+  get(referenceOrId: string): RemoteNode {
+    const id = isRemoteReference(referenceOrId) ? referenceOrId.slice(REMOTE_PREFIX.length) : referenceOrId;
+    return this.view(this.find(id).id);
   }
 
   private gate(label: string): NodeGate {
@@ -320,7 +319,7 @@ export class RemoteNodes {
         const base = { id: node.id, label: node.label, url: node.url, model: node.model };
         let engine: RemoteEngine | undefined;
         try {
-          engine = this.engineFor(`${REMOTE_PREFIX}${node.id}`, { timeouts });
+          engine = this.engineFor(remoteReference(node.id), { timeouts });
           const { roundTripMs, result } = await engine.measure();
           return {
             ...base,

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { AppError, NodeProbe, RemoteNode } from '../../../src-shared/contract/index.js';
+import { remoteModelName, type AppError, type NodeProbe, type RemoteNode } from '../../../src-shared/contract/index.js';
 import { useAppStore } from '../../store/StoreContext.js';
 import { nodeEngineState, protocolLabel } from '../../store/nodesView.js';
 import { Badge } from '../../ui/Badge.js';
@@ -50,7 +50,7 @@ export function RemoteNodesSection() {
           None added yet.
         </p>
       )}
-      <AddNodeForm onAdded={(node) => setStatus(`Added ${node.model} on ${node.label}.`)} />
+      <AddNodeForm onAdded={(node) => setStatus(`Added ${remoteModelName(node)}.`)} />
     </section>
   );
 }
@@ -365,7 +365,7 @@ function RemoteNodeRow({ node, onRemoved }: { node: RemoteNode; onRemoved: (mess
           variant="primary"
           data-testid="remote-node-use"
           disabled={using || engine === 'connecting' || engine === 'ready'}
-          aria-label={`Use ${node.model} on ${node.label}`}
+          aria-label={`Use ${remoteModelName(node)}`}
           onClick={() => void useNode(node.id)}
         >
           {using || engine === 'connecting' ? 'Connecting…' : engine === 'ready' ? 'In use' : 'Use'}
@@ -373,7 +373,7 @@ function RemoteNodeRow({ node, onRemoved }: { node: RemoteNode; onRemoved: (mess
         <Button
           variant="danger"
           data-testid="remote-node-remove"
-          aria-label={`Remove ${node.model} on ${node.label}`}
+          aria-label={`Remove ${remoteModelName(node)}`}
           onClick={() => setConfirming(true)}
         >
           Remove
@@ -381,7 +381,7 @@ function RemoteNodeRow({ node, onRemoved }: { node: RemoteNode; onRemoved: (mess
       </div>
       {confirming && (
         <ConfirmDialog
-          title={`Remove ${node.model} on ${node.label}?`}
+          title={`Remove ${remoteModelName(node)}?`}
           confirmLabel="Remove"
           onClose={() => setConfirming(false)}
           onConfirm={async () => {
