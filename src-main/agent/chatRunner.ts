@@ -555,11 +555,14 @@ export class ChatRunner {
         store.messages.setRemote(messageId, remote);
       }
       const offered = tools ? this.offeredTools(taskId, tools, request) : undefined;
-      const ran = store.toolCalls.listForTask(taskId).filter((c) => c.state === 'done' || c.state === 'failed');
+      // What the request to a node carries, for the ledger: the results of the task's earlier calls are in it.
+      const priorToolResults = remote
+        ? store.toolCalls.listForTask(taskId).filter((c) => c.state === 'done' || c.state === 'failed').length
+        : 0;
       const result = await engine.generate({
         history,
         prompt,
-        priorToolResults: ran.length,
+        ...(priorToolResults ? { priorToolResults } : {}),
         maxTokens: options.maxTokens,
         temperature: options.temperature,
         signal: generation.signal,
