@@ -260,14 +260,21 @@ export class RemoteEngine implements ChatEngine {
     return reply.result();
   }
 
-  /** A small GET that carries nothing of the user's, under the engine's timeouts like every other request. */
+  /** The timeouts and byte limit every request to the node is made under. */
+  private limits(): Pick<NodeRequest, 'timeouts' | 'maxBytes'> {
+    return {
+      ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
+      ...(this.options.maxAnswerBytes ? { maxBytes: this.options.maxAnswerBytes } : {}),
+    };
+  }
+
+  /** A small GET that carries nothing of the user's, under the engine's limits like every other request. */
   private check(path: string): NodeRequest {
     return {
       method: 'GET',
       path,
       carried: 'a check',
-      ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
-      ...(this.options.maxAnswerBytes ? { maxBytes: this.options.maxAnswerBytes } : {}),
+      ...this.limits(),
     };
   }
 
@@ -372,8 +379,7 @@ export class RemoteEngine implements ChatEngine {
       carried: tally.carried(carried),
       body: { ...body, stream: true, cache_prompt: true },
       signal,
-      ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
-      ...(this.options.maxAnswerBytes ? { maxBytes: this.options.maxAnswerBytes } : {}),
+      ...this.limits(),
     });
     if (response.status < 200 || response.status >= 300)
       throw refusal(node, response.status, await readAll(response.chunks));
@@ -459,8 +465,7 @@ export class RemoteEngine implements ChatEngine {
           ...(callable.length ? { tools: toolsForTemplate(callable) } : {}),
         },
         signal,
-        ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
-        ...(this.options.maxAnswerBytes ? { maxBytes: this.options.maxAnswerBytes } : {}),
+        ...this.limits(),
       });
       if (response.status < 200 || response.status >= 300) {
         throw refusal(node, response.status, await readAll(response.chunks));
